@@ -1,0 +1,3 @@
+from folio_desktop.cli import main
+
+raise SystemExit(main())

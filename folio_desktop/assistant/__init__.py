@@ -1,0 +1,1 @@
+"""assistant layer (see ARCHITECTURE.md)."""

@@ -1,0 +1,24 @@
+"""The OOXML engine: package, reading, operations, comments, revisions, compare. Never imports Qt."""
+
+from .errors import (
+    CorruptDocxError,
+    DocxError,
+    DocxTooLargeError,
+    EncryptedDocxError,
+    NotADocxError,
+    SaveConflictError,
+)
+from .reviewer import DocxReviewer
+from .snapshot import Block, Snapshot
+
+__all__ = [
+    "Block",
+    "CorruptDocxError",
+    "DocxError",
+    "DocxReviewer",
+    "DocxTooLargeError",
+    "EncryptedDocxError",
+    "NotADocxError",
+    "SaveConflictError",
+    "Snapshot",
+]

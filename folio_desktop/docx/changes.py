@@ -1,0 +1,197 @@
+"""The tracked-change census (spec §7.2): every pending revision of every story, grouped.
+
+Grouping: marks of one revision id inside one block fold into one entry; a replacement is two
+entries (deletion and insertion); run marks inside a tracked row insertion/deletion fold into the
+row's entry (same id, or same author and date); a cell revision over several cells joins their
+texts with a newline; section property changes carry empty text and no block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .ooxml import W_NS
+
+if TYPE_CHECKING:
+    from .document import Document, Story
+    from .snapshot import Snapshot
+
+_W = "{" + W_NS + "}"
+T_P, T_R, T_T, T_DELTEXT, T_TAB = _W + "p", _W + "r", _W + "t", _W + "delText", _W + "tab"
+T_PPR, T_RPR, T_TRPR, T_TCPR, T_TR, T_TC, T_TBL = (_W + t for t in ("pPr", "rPr", "trPr", "tcPr", "tr", "tc", "tbl"))
+T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
+
+CHANGE_TYPES = (
+    "insertion", "deletion", "formatting", "rowInserted", "rowDeleted", "cellInserted", "cellDeleted",
+    "cellMerged", "paragraphMarkInserted", "paragraphMarkDeleted", "paragraphPropertiesChanged",
+    "sectionPropertiesChanged", "tablePropertiesChanged", "rowPropertiesChanged", "cellPropertiesChanged",
+)
+
+REVISION_TAGS = tuple(
+    _W + t
+    for t in (
+        "ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange", "sectPrChange", "tblPrChange",
+        "tblGridChange", "trPrChange", "tcPrChange", "tblPrExChange", "cellIns", "cellDel", "cellMerge",
+    )
+)
+
+
+@dataclass
+class Change:
+    id: int
+    type: str
+    author: str
+    date: str | None
+    text: str
+    block_id: str | None
+    story: str = "main"
+    element: object = None  # first revision element (for accept/reject)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "type": self.type, "author": self.author, "date": self.date,
+                "text": self.text, "blockId": self.block_id, "story": self.story}
+
+    def to_agent_json(self) -> dict:
+        return {"id": str(self.id), "type": self.type, "author": self.author, "text": self.text,
+                "blockId": self.block_id}
+
+
+def classify(el) -> str | None:
+    """The census type of one revision element, from its tag and where it stands."""
+    tag = el.tag[len(_W):] if el.tag.startswith(_W) else None
+    parent = el.getparent()
+    ptag = parent.tag if parent is not None else None
+    if tag in ("ins", "moveTo", "del", "moveFrom"):
+        inserted = tag in ("ins", "moveTo")
+        if ptag == T_RPR:
+            grand = parent.getparent()
+            if grand is not None and grand.tag == T_PPR:
+                return "paragraphMarkInserted" if inserted else "paragraphMarkDeleted"
+            return None  # run-level rPr ins/del (math, old Word): covered by the run wrapper
+        if ptag == T_TRPR:
+            return "rowInserted" if inserted else "rowDeleted"
+        if ptag == T_TCPR:
+            return None
+        return "insertion" if inserted else "deletion"
+    return {
+        "rPrChange": "formatting",
+        "pPrChange": "paragraphPropertiesChanged",
+        "sectPrChange": "sectionPropertiesChanged",
+        "tblPrChange": "tablePropertiesChanged",
+        "tblGridChange": "tablePropertiesChanged",
+        "trPrChange": "rowPropertiesChanged",
+        "tblPrExChange": "rowPropertiesChanged",
+        "tcPrChange": "cellPropertiesChanged",
+        "cellIns": "cellInserted",
+        "cellDel": "cellDeleted",
+        "cellMerge": "cellMerged",
+    }.get(tag)
+
+
+def _run_text(el) -> str:
+    parts = []
+    for node in el.iter(T_T, T_DELTEXT, T_TAB):
+        parts.append("\t" if node.tag == T_TAB else (node.text or ""))
+    return "".join(parts)
+
+
+def _ancestor(el, tag, stop):
+    anc = el.getparent()
+    while anc is not None and anc is not stop:
+        if anc.tag == tag:
+            return anc
+        anc = anc.getparent()
+    return None
+
+
+def _rev_id(el) -> int | str:
+    raw = el.get(_W + "id")
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return raw or ""
+
+
+def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[Change]:
+    by_par = snapshot.block_of_paragraph
+
+    def block_of(el):
+        p = el if el.tag == T_P else _ancestor(el, T_P, None)
+        if p is None:
+            first = next(el.iter(T_P), None)
+            p = first
+        block = by_par.get(p) if p is not None else None
+        return block.id if block is not None else None
+
+    entries: list[Change] = []
+    index: dict[tuple, Change] = {}
+    rows: dict[object, Change] = {}  # w:tr -> its row insertion/deletion entry
+    cells: dict[tuple, list] = {}
+    story_key = story.key
+    for el in container.iter(*REVISION_TAGS):
+        kind = classify(el)
+        if kind is None:
+            continue
+        rid = _rev_id(el)
+        author = el.get(_W + "author", "")
+        date = el.get(_W + "date")
+        if kind in ("insertion", "deletion"):
+            text = _run_text(el)
+            tr = _ancestor(el, T_TR, container)
+            row_entry = rows.get(tr) if tr is not None else None
+            if row_entry is not None and (row_entry.id == rid or (row_entry.author == author and row_entry.date == date)) \
+                    and (row_entry.type == "rowInserted") == (kind == "insertion"):
+                row_entry.text += text
+                continue
+            block_id = block_of(el)
+        elif kind in ("rowInserted", "rowDeleted"):
+            tr = el.getparent().getparent()
+            entry = Change(rid, kind, author, date, "", block_of(tr), story_key, el)
+            rows[tr] = entry
+            entries.append(entry)
+            continue
+        elif kind in ("cellInserted", "cellDeleted", "cellMerged", "cellPropertiesChanged"):
+            tc = _ancestor(el, T_TC, container)
+            text = "\n".join(_run_text(p) for p in tc.iter(T_P)) if tc is not None else ""
+            key = (kind, rid)
+            if key in cells:
+                cells[key][0].text += "\n" + text
+                continue
+            entry = Change(rid, kind, author, date, text, block_of(tc) if tc is not None else None, story_key, el)
+            cells[key] = [entry]
+            entries.append(entry)
+            continue
+        elif kind == "sectionPropertiesChanged":
+            p = _ancestor(el, T_P, container)
+            entry = Change(rid, kind, author, date, "", block_of(p) if p is not None else None, story_key, el)
+            entries.append(entry)
+            continue
+        elif kind in ("tablePropertiesChanged", "rowPropertiesChanged"):
+            owner = _ancestor(el, T_TBL if kind == "tablePropertiesChanged" else T_TR, container)
+            entries.append(Change(rid, kind, author, date, "", block_of(owner) if owner is not None else None,
+                                  story_key, el))
+            continue
+        elif kind == "formatting":
+            run = _ancestor(el, T_R, container)
+            text = _run_text(run) if run is not None else ""
+            block_id = block_of(el)
+        else:  # paragraph marks and paragraph property changes
+            p = _ancestor(el, T_P, container)
+            block = by_par.get(p) if p is not None else None
+            text = block.text if block is not None else ""
+            block_id = block.id if block is not None else None
+            entries.append(Change(rid, kind, author, date, text, block_id, story_key, el))
+            continue
+        key = (kind, rid, block_id)
+        existing = index.get(key)
+        if existing is not None:
+            existing.text += text
+            continue
+        entry = Change(rid, kind, author, date, text, block_id, story_key, el)
+        index[key] = entry
+        entries.append(entry)
+    return entries
+
+
+__all__ = ["CHANGE_TYPES", "Change", "census", "classify"]

@@ -1,0 +1,281 @@
+"""The in-memory document: the package, its main part, styles, numbering and stories.
+
+One Document owns the lxml trees; the reviewer, the layout and the view all read the same trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from . import inline
+from .errors import CorruptDocxError, DocxError
+from .numbering import Numbering
+from .ooxml import (
+    MC_FALLBACK,
+    STRICT_W_NS,
+    W14_PARA_ID,
+    W14_TEXT_ID,
+    W_BODY,
+    W_NS,
+    W_P,
+    W_RPR,
+    W_VAL,
+    on_off,
+    w,
+)
+from .package import Package
+from .snapshot import Snapshot, build_snapshot
+from .styles import Styles
+from .textkit import deterministic_para_id
+
+NOTE_SEPARATOR_TYPES = ("separator", "continuationSeparator", "continuationNotice")
+_FORMAT_TOGGLES = (("b", "bold"), ("i", "italic"), ("strike", "strike"))
+
+
+@dataclass(frozen=True)
+class Story:
+    """A story handle (spec §6.2) plus where its XML lives."""
+
+    type: str  # main | header | footer | footnote | endnote
+    part: str
+    relationship_id: str | None = None
+    note_id: int | None = None
+
+    @property
+    def key(self) -> str:
+        if self.type == "main":
+            return "main"
+        if self.type in ("header", "footer"):
+            return f"{self.type}:{self.relationship_id}"
+        return f"{self.type}:{self.note_id}"
+
+    def handle(self) -> dict:
+        if self.type == "main":
+            return {"type": "main"}
+        if self.type in ("header", "footer"):
+            return {"type": self.type, "relationshipId": self.relationship_id}
+        return {"type": self.type, "noteId": self.note_id}
+
+
+class Document:
+    def __init__(self, package: Package):
+        self.package = package
+        self.main_part = package.main_document_part()
+        root = package.xml(self.main_part)
+        if root.tag.startswith("{" + STRICT_W_NS + "}"):
+            raise DocxError(
+                "This document is saved in Strict Open XML format, which is not supported yet. "
+                "Open it in Word and save it as a standard Word Document (.docx)."
+            )
+        if root.tag != w("document"):
+            raise CorruptDocxError(
+                f"The main part {self.main_part} is not a WordprocessingML document (root is {root.tag}).",
+                self.main_part,
+            )
+        self.root = root
+        body = root.find(W_BODY)
+        if body is None:
+            body = etree.SubElement(root, W_BODY)
+        self.body = body
+        self.styles = Styles(self._related_xml("styles"))
+        self.numbering = Numbering(self._related_xml("numbering"), self.styles)
+        self.hidden_character_styles = frozenset(
+            sid
+            for sid, st in self.styles.by_id.items()
+            if st.type == "character" and self.styles.run_flag(sid, "vanish") is True
+        )
+        self.positional_ids: set[str] = set()
+        self._stamped: set[str] = set()
+        self.ensure_para_ids(self.main_part, self.root)
+        self._format_cache: dict = {}
+        self._snapshot: Snapshot | None = None
+        self._stories: list[Story] | None = None
+
+    # -- parts --------------------------------------------------------------------------------
+
+    def _related_xml(self, rel_suffix: str, source: str | None = None) -> etree._Element | None:
+        rels = self.package.related(source or self.main_part, rel_suffix)
+        if not rels:
+            return None
+        return self.package.xml(rels[0].target)
+
+    def related_part(self, rel_suffix: str) -> str | None:
+        rels = self.package.related(self.main_part, rel_suffix)
+        return rels[0].target if rels else None
+
+    # -- paraIds --------------------------------------------------------------------------------
+
+    def ensure_para_ids(self, part: str, root: etree._Element) -> None:
+        """Give every paragraph of a part a unique w14:paraId, deterministically (spec §5.2).
+
+        Ids are derived from the paragraph's full text and ordinal, so the same bytes always yield
+        the same ids. They are stamped into the tree in memory only; the part is written with them
+        only when an edit dirties it, so opening and saving without edits changes nothing.
+        """
+        if part in self._stamped:
+            return
+        self._stamped.add(part)
+        fallback = {p for fb in root.iter(MC_FALLBACK) for p in fb.iter(W_P)}
+        paragraphs = [p for p in root.iter(W_P) if p not in fallback]
+        existing = {p.get(W14_PARA_ID) for p in paragraphs}
+        claimed: set[str] = set()
+        for ordinal, p in enumerate(paragraphs, start=1):
+            pid = p.get(W14_PARA_ID)
+            if pid and pid not in claimed and not pid.startswith(("seq-", "blank-")):
+                claimed.add(pid)
+                continue
+            seed = f"{inline.full_text(p)}:{ordinal}"
+            candidate = deterministic_para_id(seed)
+            salt = 1
+            while candidate in claimed or candidate in existing:
+                candidate = deterministic_para_id(f"{seed}:{salt}")
+                salt += 1
+            p.set(W14_PARA_ID, candidate)
+            p.set(W14_TEXT_ID, candidate)
+            claimed.add(candidate)
+            self.positional_ids.add(candidate)
+
+    # -- stories --------------------------------------------------------------------------------
+
+    def stories(self) -> list[Story]:
+        """main, headers, footers (relationship order), footnotes, endnotes (separators excluded)."""
+        if self._stories is not None:
+            return self._stories
+        out = [Story("main", self.main_part)]
+        for kind in ("header", "footer"):
+            for rel in self.package.related(self.main_part, kind):
+                out.append(Story(kind, rel.target, relationship_id=rel.id))
+        for kind in ("footnote", "endnote"):
+            part = self.related_part(kind + "s")
+            if part is None:
+                continue
+            root = self.package.xml(part)
+            for note in root.iterchildren(w(kind)):
+                if note.get(w("type")) in NOTE_SEPARATOR_TYPES:
+                    continue
+                raw = note.get(w("id"))
+                try:
+                    note_id = int(raw)
+                except (TypeError, ValueError):
+                    continue
+                out.append(Story(kind, part, note_id=note_id))
+        self._stories = out
+        return out
+
+    def find_story(self, handle: dict) -> Story | None:
+        if not isinstance(handle, dict):
+            return None
+        kind = handle.get("type")
+        for story in self.stories():
+            if story.type != kind:
+                continue
+            if kind == "main":
+                return story
+            if kind in ("header", "footer") and story.relationship_id == handle.get("relationshipId"):
+                return story
+            if kind in ("footnote", "endnote") and story.note_id == handle.get("noteId") \
+                    and not isinstance(handle.get("noteId"), bool):
+                return story
+        return None
+
+    def story_container(self, story: Story) -> etree._Element:
+        if story.type == "main":
+            return self.body
+        root = self.package.xml(story.part)
+        self.ensure_para_ids(story.part, root)
+        if story.type in ("header", "footer"):
+            return root
+        for note in root.iterchildren(w(story.type)):
+            if note.get(w("id")) == str(story.note_id):
+                return note
+        raise KeyError(story.key)
+
+    # -- snapshots ------------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is None:
+            self._snapshot = build_snapshot(self, self.body, self.positional_ids)
+        return self._snapshot
+
+    def snapshot_story(self, story: Story) -> Snapshot:
+        if story.type == "main":
+            return self.snapshot()
+        return build_snapshot(self, self.story_container(story), self.positional_ids)
+
+    def invalidate(self) -> None:
+        """Forget derived views after an edit."""
+        self._snapshot = None
+        self._stories = None
+
+    # -- run formatting for previews ------------------------------------------------------------
+
+    def run_preview_format(self, run: etree._Element, para_style: str | None) -> dict:
+        """bold/italic/underline/strike as seen (styles included), font/size/colour when direct."""
+        rpr = run.find(W_RPR)
+        rstyle = None
+        if rpr is not None:
+            rs = rpr.find(w("rStyle"))
+            if rs is not None:
+                rstyle = rs.get(W_VAL)
+        key = (rstyle, para_style)
+        inherited = self._format_cache.get(key)
+        if inherited is None:
+            inherited = {}
+            for tag, name in _FORMAT_TOGGLES:
+                if self.styles.run_flag(rstyle, tag, para_style or self.styles.default_paragraph_style):
+                    inherited[name] = True
+            u = self._style_underline(rstyle, para_style)
+            if u:
+                inherited["underline"] = True
+            self._format_cache[key] = inherited
+        if rpr is None:
+            return dict(inherited)
+        out = dict(inherited)
+        direct = False
+        for tag, name in _FORMAT_TOGGLES:
+            el = rpr.find(w(tag))
+            if el is not None:
+                direct = True
+                if on_off(el):
+                    out[name] = True
+                else:
+                    out.pop(name, None)
+        u = rpr.find(w("u"))
+        if u is not None:
+            direct = True
+            if u.get(W_VAL, "single") != "none":
+                out["underline"] = True
+            else:
+                out.pop("underline", None)
+        fonts = rpr.find(w("rFonts"))
+        if fonts is not None and (fonts.get(w("ascii")) or fonts.get(w("hAnsi"))):
+            out["fontFamily"] = fonts.get(w("ascii")) or fonts.get(w("hAnsi"))
+            direct = True
+        size = rpr.find(w("sz"))
+        if size is not None:
+            try:
+                out["fontSizePt"] = int(size.get(W_VAL)) / 2
+                direct = True
+            except (TypeError, ValueError):
+                pass
+        color = rpr.find(w("color"))
+        if color is not None and color.get(W_VAL) and color.get(W_VAL) != "auto":
+            out["color"] = color.get(W_VAL).upper()
+            direct = True
+        if direct and out:
+            out["directFormatting"] = True
+        return out
+
+    def _style_underline(self, rstyle: str | None, para_style: str | None) -> bool:
+        for sid in (rstyle, para_style or self.styles.default_paragraph_style):
+            for style in self.styles.chain(sid):
+                if style.rpr is not None:
+                    u = style.rpr.find(w("u"))
+                    if u is not None:
+                        return u.get(W_VAL, "single") != "none"
+        return False
+
+
+__all__ = ["Document", "Story", "NOTE_SEPARATOR_TYPES", "W_NS"]

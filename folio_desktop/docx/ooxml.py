@@ -1,0 +1,60 @@
+"""Namespaces and qualified names of WordprocessingML used across the engine."""
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
+W15_NS = "http://schemas.microsoft.com/office/word/2012/wordml"
+MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+CP_NS = "http://schemas.openxmlformats.org/package/2006/metadata/core-properties"
+DC_NS = "http://purl.org/dc/elements/1.1/"
+DCTERMS_NS = "http://purl.org/dc/terms/"
+STRICT_W_NS = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+
+
+def w(tag: str) -> str:
+    return f"{{{W_NS}}}{tag}"
+
+
+W_VAL = w("val")
+W_ID = w("id")
+W14_PARA_ID = f"{{{W14_NS}}}paraId"
+W14_TEXT_ID = f"{{{W14_NS}}}textId"
+MC_ALTERNATE = f"{{{MC_NS}}}AlternateContent"
+MC_CHOICE = f"{{{MC_NS}}}Choice"
+MC_FALLBACK = f"{{{MC_NS}}}Fallback"
+
+W_P = w("p")
+W_R = w("r")
+W_T = w("t")
+W_PPR = w("pPr")
+W_RPR = w("rPr")
+W_TBL = w("tbl")
+W_TR = w("tr")
+W_TC = w("tc")
+W_SDT = w("sdt")
+W_SDT_CONTENT = w("sdtContent")
+W_BODY = w("body")
+W_INS = w("ins")
+W_DEL = w("del")
+W_MOVE_FROM = w("moveFrom")
+W_MOVE_TO = w("moveTo")
+
+
+def on_off(el) -> bool:
+    """Value of a CT_OnOff element: present and not false/0/off means on."""
+    if el is None:
+        return False
+    val = el.get(W_VAL)
+    return val is None or val.lower() not in ("0", "false", "off")
+
+
+def int_attr(el, name: str = W_VAL, default: int | None = None) -> int | None:
+    if el is None:
+        return default
+    raw = el.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(float(raw))
+    except ValueError:
+        return default

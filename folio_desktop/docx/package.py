@@ -1,0 +1,366 @@
+"""The OPC package: zip entries, relationships, content types, safe XML parsing, saving.
+
+Every .docx is hostile until proven otherwise. This module is the only place that touches the zip
+and the only place that turns part bytes into lxml trees, so the limits below hold everywhere.
+
+Limits (chosen well above anything a real contract needs; a 500-page contract is ~1 MB of XML):
+
+* package file size: 512 MiB
+* zip entries: 10,000
+* one part, uncompressed: 256 MiB
+* all parts together, uncompressed: 1 GiB
+* compression ratio of a part larger than 1 MiB: 250:1 (text XML compresses ~10-30:1; a zip bomb
+  compresses thousands to one)
+
+Declared sizes in the zip directory are not trusted: entries are inflated in chunks and the read
+stops as soon as a limit is passed. XML is parsed with entity resolution, DTD loading and network
+access off, and a part that declares a DTD at all is refused (OOXML never needs one).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from lxml import etree
+
+from .errors import CorruptDocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
+
+MAX_PACKAGE_BYTES = 512 * 1024 * 1024
+MAX_ENTRIES = 10_000
+MAX_PART_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+MAX_RATIO = 250
+RATIO_FLOOR_BYTES = 1024 * 1024
+
+CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+
+REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
+RT_OFFICE_DOCUMENT = (
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+    "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument",
+)
+MAIN_CONTENT_TYPES = (
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.ms-word.document.macroEnabled.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+)
+
+_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+)
+
+
+def parse_xml(data: bytes, part_name: str) -> etree._Element:
+    """Parse one part's XML safely; refuse DTDs; raise CorruptDocxError naming the part."""
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise CorruptDocxError(f"The part {part_name} is not well-formed XML ({exc}).", part_name) from None
+    except ValueError as exc:  # e.g. unsupported encoding declarations
+        raise CorruptDocxError(f"The part {part_name} could not be decoded ({exc}).", part_name) from None
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
+        raise CorruptDocxError(
+            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
+            "as unsafe.",
+            part_name,
+        )
+    return root
+
+
+def serialize_xml(root: etree._Element) -> bytes:
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+
+
+@dataclass(frozen=True)
+class Relationship:
+    id: str
+    type: str
+    target: str  # resolved part name (no leading slash) or the raw target when external
+    external: bool
+
+
+def _resolve_target(source_part: str, target: str) -> str:
+    target = unquote(target)
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    base = posixpath.dirname(source_part)
+    return posixpath.normpath(posixpath.join(base, target)).lstrip("/")
+
+
+def rels_name_for(part_name: str) -> str:
+    folder, name = posixpath.split(part_name)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def sniff(data: bytes) -> None:
+    """Refuse what is plainly not a .docx before any zip parsing, with the specific reason."""
+    if data.startswith(CFB_MAGIC):
+        # An encrypted OOXML package is a CFB container holding an "EncryptedPackage" stream
+        # (directory names are UTF-16LE). Anything else in CFB is a legacy binary Office file.
+        if "EncryptedPackage".encode("utf-16-le") in data or b"EncryptionInfo" in data.replace(b"\x00", b""):
+            raise EncryptedDocxError(
+                "This document is password-protected (encrypted). Open it in Word, remove the "
+                "password (File > Info > Protect Document), save, and open it again."
+            )
+        raise NotADocxError(
+            "This is a legacy Word 97-2003 .doc file (or another binary Office file), not a .docx. "
+            "Open it in Word or LibreOffice and save it as .docx first."
+        )
+    if not data.startswith(ZIP_MAGICS):
+        if data[:5].lower() in (b"{\\rtf",):
+            kind = "an RTF file"
+        elif data.lstrip()[:1] == b"<":
+            kind = "an XML or HTML file"
+        elif data.startswith(b"%PDF"):
+            kind = "a PDF file"
+        elif not data:
+            kind = "empty"
+        else:
+            kind = "not a zip package"
+        raise NotADocxError(f"This file is {kind}, not a Word .docx document.")
+
+
+class Package:
+    """A .docx zip held in memory. Parts are raw bytes until someone asks for their XML tree."""
+
+    def __init__(self, data: bytes):
+        if len(data) > MAX_PACKAGE_BYTES:
+            raise DocxTooLargeError(
+                f"The file is {len(data):,} bytes, over the {MAX_PACKAGE_BYTES:,}-byte limit for a document."
+            )
+        sniff(data)
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(data))
+            infos = self._zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            raise CorruptDocxError(f"The file is a damaged zip package and cannot be opened ({exc}).") from None
+        if len(infos) > MAX_ENTRIES:
+            raise DocxTooLargeError(
+                f"The package has {len(infos):,} entries, over the {MAX_ENTRIES:,}-entry limit."
+            )
+        self.infos: list[zipfile.ZipInfo] = []
+        self._by_lower: dict[str, zipfile.ZipInfo] = {}
+        for info in infos:
+            if info.is_dir():
+                continue
+            if info.flag_bits & 0x1:
+                raise EncryptedDocxError(
+                    f"The zip entry {info.filename} is encrypted; this is not a document Word writes."
+                )
+            self.infos.append(info)
+            self._by_lower.setdefault(info.filename.lower(), info)
+        self._raw: dict[str, bytes] = {}
+        self._trees: dict[str, etree._Element] = {}
+        self._total = 0
+        self.dirty: set[str] = set()
+        self.added: dict[str, bytes] = {}
+        self._rels: dict[str, list[Relationship]] = {}
+
+    # -- raw parts -----------------------------------------------------------------------
+
+    def canonical_name(self, name: str) -> str:
+        """The entry name as stored in the zip (OPC part names are case-insensitive)."""
+        info = self._by_lower.get(name.lower())
+        return info.filename if info is not None else name
+
+    def has_part(self, name: str) -> bool:
+        return name.lower() in self._by_lower or name in self.added
+
+    def part_names(self) -> list[str]:
+        return [i.filename for i in self.infos] + [n for n in self.added if n.lower() not in self._by_lower]
+
+    def read(self, name: str) -> bytes:
+        """Uncompressed bytes of a part, inflated under the size and ratio limits."""
+        if name in self.added:
+            return self.added[name]
+        info = self._by_lower.get(name.lower())
+        if info is None:
+            raise KeyError(name)
+        key = info.filename
+        if key in self._raw:
+            return self._raw[key]
+        data = self._inflate(info)
+        self._raw[key] = data
+        return data
+
+    def _inflate(self, info: zipfile.ZipInfo) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with self._zip.open(info) as stream:
+                while True:
+                    chunk = stream.read(1 << 20)
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if size > MAX_PART_BYTES:
+                        raise DocxTooLargeError(
+                            f"The part {info.filename} inflates to more than {MAX_PART_BYTES:,} bytes; "
+                            "the document was refused as unsafe."
+                        )
+                    if size > RATIO_FLOOR_BYTES and size > MAX_RATIO * max(info.compress_size, 1):
+                        raise DocxTooLargeError(
+                            f"The part {info.filename} expands more than {MAX_RATIO}:1 when inflated, "
+                            "as a zip bomb does; the document was refused as unsafe."
+                        )
+                    if self._total + size > MAX_TOTAL_BYTES:
+                        raise DocxTooLargeError(
+                            f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total; "
+                            "the document was refused as unsafe."
+                        )
+                    chunks.append(chunk)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
+            raise CorruptDocxError(
+                f"The part {info.filename} is damaged inside the zip ({exc}).", info.filename
+            ) from None
+        self._total += size
+        return b"".join(chunks)
+
+    # -- XML -------------------------------------------------------------------------------
+
+    def xml(self, name: str) -> etree._Element:
+        """The parsed tree of a part (cached; edits to it are saved once the part is marked dirty)."""
+        key = self.canonical_name(name)
+        tree = self._trees.get(key)
+        if tree is None:
+            tree = parse_xml(self.read(key), key)
+            self._trees[key] = tree
+        return tree
+
+    def mark_dirty(self, name: str) -> None:
+        self.dirty.add(self.canonical_name(name))
+
+    def add_part(self, name: str, data: bytes) -> None:
+        self.added[name] = data
+
+    # -- relationships -----------------------------------------------------------------------
+
+    def rels(self, source_part: str = "") -> list[Relationship]:
+        """Relationships of a part ('' = the package itself), in document order."""
+        if source_part in self._rels:
+            return self._rels[source_part]
+        rels_part = "_rels/.rels" if source_part == "" else rels_name_for(source_part)
+        result: list[Relationship] = []
+        if self.has_part(rels_part):
+            root = self.xml(rels_part)
+            for el in root.iter(f"{{{REL_NS}}}Relationship"):
+                rid, rtype, target = el.get("Id"), el.get("Type"), el.get("Target")
+                if not rid or not rtype or target is None:
+                    continue
+                external = el.get("TargetMode") == "External"
+                resolved = target if external else _resolve_target(source_part, target)
+                result.append(Relationship(rid, rtype, resolved, external))
+        self._rels[source_part] = result
+        return result
+
+    def related(self, source_part: str, rel_type_suffix: str) -> list[Relationship]:
+        """Internal relationships of a part whose type ends with '/<suffix>' (transitional or strict)."""
+        return [
+            r
+            for r in self.rels(source_part)
+            if not r.external and r.type.rsplit("/", 1)[-1] == rel_type_suffix and self.has_part(r.target)
+        ]
+
+    def content_types(self) -> dict[str, str]:
+        """Part name (lower case) -> content type, overrides over defaults by extension."""
+        if not self.has_part("[Content_Types].xml"):
+            return {}
+        root = self.xml("[Content_Types].xml")
+        defaults = {
+            (el.get("Extension") or "").lower(): el.get("ContentType", "")
+            for el in root.iter(f"{{{CT_NS}}}Default")
+        }
+        overrides = {
+            (el.get("PartName") or "").lstrip("/").lower(): el.get("ContentType", "")
+            for el in root.iter(f"{{{CT_NS}}}Override")
+        }
+        result = {}
+        for name in self.part_names():
+            low = name.lower()
+            ext = low.rsplit(".", 1)[-1] if "." in low else ""
+            result[low] = overrides.get(low, defaults.get(ext, ""))
+        return result
+
+    def main_document_part(self) -> str:
+        """The officeDocument part, found through _rels/.rels (never by assuming a path)."""
+        for rel in self.rels(""):
+            if rel.type in RT_OFFICE_DOCUMENT and not rel.external:
+                if self.has_part(rel.target):
+                    return self.canonical_name(rel.target)
+                raise CorruptDocxError(
+                    f"The package names {rel.target} as its main document, but that part is missing.",
+                    rel.target,
+                )
+        # No usable package relationship: fall back to the content types, then give up clearly.
+        for name, ctype in self.content_types().items():
+            if ctype in MAIN_CONTENT_TYPES:
+                return self._by_lower[name].filename
+        if not self.has_part("[Content_Types].xml") and not self.has_part("_rels/.rels"):
+            raise NotADocxError("This zip file is not an Office document (it has no package relationships).")
+        raise NotADocxError(
+            "This package has no Word main document part; it may be a spreadsheet, a presentation "
+            "or another kind of Office file."
+        )
+
+    # -- saving ------------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """Write the package: untouched entries byte-identical and in their original order."""
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as zout:
+            for info in self.infos:
+                name = info.filename
+                if name in self.dirty and name in self._trees:
+                    data = serialize_xml(self._trees[name])
+                elif name in self.added:
+                    data = self.added[name]
+                else:
+                    data = self.read(name)
+                zinfo = zipfile.ZipInfo(name, date_time=info.date_time)
+                zinfo.compress_type = info.compress_type
+                zinfo.external_attr = info.external_attr
+                zinfo.create_system = info.create_system
+                zinfo.comment = info.comment
+                zout.writestr(zinfo, data)
+            known = {i.filename.lower() for i in self.infos}
+            for name, data in self.added.items():
+                if name.lower() not in known:
+                    zinfo = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                    zinfo.compress_type = zipfile.ZIP_DEFLATED
+                    zout.writestr(zinfo, data)
+        return out.getvalue()
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """Write to a temp file in the target's folder, fsync, then rename over the target."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".~folio-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if os.path.exists(path):
+            try:
+                os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            except OSError:
+                pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

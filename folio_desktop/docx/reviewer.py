@@ -1,0 +1,185 @@
+"""DocxReviewer: the headless engine's front object (ARCHITECTURE.md, spec §8.5)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from . import views
+from .changes import Change, census
+from .comments import Comment, read_comments, threads
+from .document import Document, Story
+from .errors import CorruptDocxError, DocxError, SaveConflictError
+from .outline import OutlineEntry, SectionResolution, outline, resolve_section
+from .package import Package, atomic_write
+from .search import SearchResult, find_in_blocks, find_in_story
+from .snapshot import Snapshot
+
+
+class DocxReviewer:
+    """Open a .docx, read it as blocks, and (in later layers) review it."""
+
+    def __init__(self, document: Document, author: str = "AI", source_path: str | None = None,
+                 source_bytes: bytes | None = None):
+        self.document = document
+        self.author = author
+        self.source_path = source_path
+        self._source_digest = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_bytes(cls, data: bytes, author: str = "AI", *, source_path: str | None = None) -> DocxReviewer:
+        """Open a package from bytes. Raises only DocxError subclasses for bad input."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("DocxReviewer.from_bytes expects bytes")
+        data = bytes(data)
+        try:
+            document = Document(Package(data))
+            document.snapshot()  # read the body now so a broken document fails here, not later
+        except DocxError:
+            raise
+        except RecursionError:
+            raise CorruptDocxError("The document is nested too deeply to be read safely.") from None
+        except MemoryError:
+            raise CorruptDocxError("The document needs more memory than is available to open.") from None
+        except Exception as exc:  # noqa: BLE001 - the one boundary where anything becomes a DocxError
+            raise CorruptDocxError(f"The document could not be read ({type(exc).__name__}: {exc}).") from None
+        return cls(document, author=author, source_path=source_path, source_bytes=data)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, author: str = "AI") -> DocxReviewer:
+        path = os.fspath(path)
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise DocxError(f"The file {path} does not exist.") from None
+        except IsADirectoryError:
+            raise DocxError(f"{path} is a folder, not a document.") from None
+        except PermissionError:
+            raise DocxError(f"You do not have permission to read {path}.") from None
+        return cls.from_bytes(data, author=author, source_path=path)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return self.document.snapshot()
+
+    def snapshot_story(self, handle: dict) -> Snapshot | None:
+        story = self.document.find_story(handle)
+        return self.document.snapshot_story(story) if story is not None else None
+
+    def get_content(self):
+        return self.snapshot().blocks
+
+    def get_content_as_text(self, annotated: bool = False) -> str:
+        doc = self.document
+        return views.content_as_text(doc, doc.snapshot(), doc.body, annotated=annotated)
+
+    def get_notes_as_text(self) -> str:
+        return views.notes_as_text(self.document)
+
+    def list_stories(self) -> list[dict]:
+        doc = self.document
+        return [{"handle": s.handle(), "text": views.story_text(doc, s)} for s in doc.stories()]
+
+    def read_story(self, handle: dict) -> dict | None:
+        story = self.document.find_story(handle)
+        if story is None:
+            return None
+        return {"handle": story.handle(), "text": views.story_text(self.document, story)}
+
+    def stories(self) -> list[Story]:
+        return self.document.stories()
+
+    def read_numbering_definitions(self) -> list[dict]:
+        return self.document.numbering.definitions()
+
+    def outline(self) -> list[OutlineEntry]:
+        return outline(self.snapshot())
+
+    def resolve_section(self, handle: dict) -> SectionResolution:
+        return resolve_section(self.snapshot(), handle)
+
+    def find_text(self, query: str, *, match_case: bool = False, whole_word: bool = False,
+                  scope: dict | None = None) -> SearchResult:
+        """Search the main story (document or section scope) or one other story (story scope).
+
+        Raises LookupError when a scoped section or story cannot be found.
+        """
+        scope = scope or {"type": "document"}
+        kind = scope.get("type")
+        if kind == "section":
+            res = self.resolve_section(scope.get("handle"))
+            if res.status != "found":
+                raise LookupError("The scoped section is stale or missing; run get_document_outline again.")
+            return find_in_blocks(res.blocks, query, match_case, whole_word)
+        if kind == "story":
+            handle = scope.get("handle") or {}
+            story = self.document.find_story(handle)
+            if story is None:
+                raise LookupError("The scoped story was not found; run list_stories again.")
+            if story.type != "main":
+                text = views.story_plain_text(self.document, story)
+                return find_in_story(story.handle(), text, query, match_case, whole_word)
+        return find_in_blocks(self.snapshot().blocks, query, match_case, whole_word)
+
+    # -- comments and changes -------------------------------------------------------------------
+
+    def all_comments(self) -> list[Comment]:
+        return read_comments(self.document, self.snapshot())
+
+    def get_comments(self, author: str | None = None, done: bool | None = None) -> list[Comment]:
+        """Comment threads (top-level comments with their replies nested)."""
+        out = threads(self.all_comments())
+        if author is not None:
+            out = [c for c in out if c.author == author]
+        if done is not None:
+            out = [c for c in out if c.done == done]
+        return out
+
+    def get_changes(self, author: str | None = None, type: str | None = None) -> list[Change]:  # noqa: A002
+        """Every pending tracked change in every story, in story then document order."""
+        doc = self.document
+        out: list[Change] = []
+        for story in doc.stories():
+            container = doc.story_container(story)
+            snap = doc.snapshot_story(story)
+            out.extend(census(doc, story, snap, container))
+        if author is not None:
+            out = [c for c in out if c.author == author]
+        if type is not None:
+            out = [c for c in out if c.type == type]
+        return out
+
+    # -- saving ------------------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        return self.document.package.to_bytes()
+
+    def save(self, path: str | os.PathLike | None = None, *, force: bool = False) -> str:
+        """Write atomically. Replacing the file this document came from first checks that nobody
+        changed it on disk since it was opened (SaveConflictError unless force=True)."""
+        target = os.fspath(path) if path is not None else self.source_path
+        if target is None:
+            raise DocxError("This document was not opened from a file; choose where to save it.")
+        if not force and self.source_path and self._source_digest and os.path.exists(target) \
+                and os.path.samefile(target, self.source_path):
+            current = hashlib.sha256(Path(target).read_bytes()).hexdigest()
+            if current != self._source_digest:
+                raise SaveConflictError(
+                    f"{target} was changed by another program after it was opened here. Save under a "
+                    "new name, or reload it to see those changes first."
+                )
+        data = self.to_bytes()
+        try:
+            atomic_write(target, data)
+        except PermissionError:
+            raise DocxError(f"You do not have permission to write {target}; save it somewhere else.") from None
+        except OSError as exc:
+            raise DocxError(f"{target} could not be written ({exc.strerror or exc}); your work is still open.") from None
+        if self.source_path is None or os.path.abspath(target) == os.path.abspath(self.source_path):
+            self.source_path = target
+            self._source_digest = hashlib.sha256(data).hexdigest()
+        return target

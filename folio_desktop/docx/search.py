@@ -1,0 +1,149 @@
+"""Literal text search over blocks and stories (spec §2.6, §6.3).
+
+The query is a literal, matched left to right without overlaps, case-insensitively unless asked.
+Offsets in results are UTF-16 code units into the accepted-view text, as the reference reports them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable
+
+from .snapshot import Block
+from .textkit import block_text_hash, index_to_utf16, text_hash, utf16_len, utf16_to_index
+
+MAX_MATCHES = 200
+CONTEXT_UNITS = 40
+MAX_QUERY = 1000
+
+
+def _is_word_char(ch: str) -> bool:
+    if ch == "_":
+        return True
+    cat = unicodedata.category(ch)
+    return cat[0] in "LMN"
+
+
+def compile_query(query: str, match_case: bool) -> re.Pattern:
+    flags = 0 if match_case else re.IGNORECASE
+    return re.compile(re.escape(query), flags)
+
+
+def iter_matches(pattern: re.Pattern, text: str, whole_word: bool) -> Iterable[tuple[int, int]]:
+    """(start, end) code-point spans of non-overlapping literal matches."""
+    for m in pattern.finditer(text):
+        start, end = m.span()
+        if start == end:
+            continue
+        if whole_word:
+            if start > 0 and _is_word_char(text[start - 1]):
+                continue
+            if end < len(text) and _is_word_char(text[end]):
+                continue
+        yield start, end
+
+
+def context_window(text: str, start: int, end: int) -> str:
+    """Text from 40 UTF-16 units before the match to 40 after (never splitting a character)."""
+    s16, e16 = index_to_utf16(text, start), index_to_utf16(text, end)
+    lo, hi = max(0, s16 - CONTEXT_UNITS), min(utf16_len(text), e16 + CONTEXT_UNITS)
+    a = utf16_to_index(text, lo)
+    if a is None:
+        a = utf16_to_index(text, lo + 1) or start
+    b = utf16_to_index(text, hi)
+    if b is None:
+        b = utf16_to_index(text, hi - 1) or end
+    return text[a:b]
+
+
+def text_range(block: Block, start: int, end: int) -> dict | None:
+    """A TextRange handle for code-point span [start, end) of a block, or None if unrepresentable
+    (cutting into a note marker)."""
+    for boundary in block.structural_boundaries or ():
+        if boundary.get("type") != "noteReference":
+            continue
+        m_start16 = boundary["offset"]
+        m_end16 = m_start16 + boundary["length"]
+        s16, e16 = index_to_utf16(block.text, start), index_to_utf16(block.text, end)
+        if (m_start16 < s16 < m_end16) or (m_start16 < e16 < m_end16):
+            return None
+    return {
+        "type": "textRange",
+        "story": "main",
+        "blockId": block.id,
+        "startOffset": index_to_utf16(block.text, start),
+        "endOffset": index_to_utf16(block.text, end),
+        "selectedTextHash": text_hash(block.text[start:end]),
+    }
+
+
+@dataclass
+class SearchResult:
+    matches: list[dict]
+    total: int
+
+    def to_json(self) -> dict:
+        return {"matches": self.matches, "truncated": len(self.matches) < self.total, "totalMatches": self.total}
+
+
+def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False,
+                   page_of=None, page: int | None = None) -> SearchResult:
+    """Main-story matches. With page_of (range -> page number) and page, only that page counts."""
+    pattern = compile_query(query, match_case)
+    matches: list[dict] = []
+    total = 0
+    for block in blocks:
+        if block.kind == "diagnostic" or not block.text:
+            continue
+        occurrence = 0
+        block_hash = None
+        for start, end in iter_matches(pattern, block.text, whole_word):
+            rng = text_range(block, start, end)
+            if rng is None:
+                continue
+            found_page = None
+            if page_of is not None:
+                found_page = page_of(rng)
+                if page is not None and found_page != page:
+                    occurrence += 1
+                    continue
+            total += 1
+            if len(matches) < MAX_MATCHES:
+                if block_hash is None:
+                    block_hash = block_text_hash(block.text)
+                match = {
+                    "type": "main",
+                    "story": {"type": "main"},
+                    "blockId": block.id,
+                    "blockTextHash": block_hash,
+                    "range": rng,
+                    "occurrenceInBlock": occurrence,
+                    "context": context_window(block.text, start, end),
+                }
+                if found_page is not None:
+                    match["page"] = found_page
+                matches.append(match)
+            occurrence += 1
+    return SearchResult(matches, total)
+
+
+def find_in_story(story_handle: dict, text: str, query: str, match_case: bool = False,
+                  whole_word: bool = False) -> SearchResult:
+    """Matches in a non-main story's normalized text (offsets into that text, no block ids)."""
+    pattern = compile_query(query, match_case)
+    matches: list[dict] = []
+    total = 0
+    for occurrence, (start, end) in enumerate(iter_matches(pattern, text, whole_word)):
+        total += 1
+        if len(matches) < MAX_MATCHES:
+            matches.append({
+                "type": "story",
+                "story": story_handle,
+                "startOffset": index_to_utf16(text, start),
+                "endOffset": index_to_utf16(text, end),
+                "occurrenceInStory": occurrence,
+                "context": context_window(text, start, end),
+            })
+    return SearchResult(matches, total)

@@ -1,0 +1,565 @@
+"""The block model: one block per paragraph of a story, in reading order (spec §5).
+
+The walk descends into tables (nested too), content controls, customXml wrappers and text boxes,
+skips hidden table rows entirely (a prompt-injection guard), and turns content it cannot
+interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targeted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from . import inline
+from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
+from .numbering import LabelCounter
+from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W14_PARA_ID, W_NS, W_VAL, int_attr, on_off
+from .textkit import block_text_hash, index_to_utf16, normalize, text_hash
+
+if TYPE_CHECKING:
+    from .document import Document
+
+_W = "{" + W_NS + "}"
+T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
+T_CUSTOM_XML, T_ALT_CHUNK, T_PPR, T_TRPR, T_TCPR = (_W + t for t in ("customXml", "altChunk", "pPr", "trPr", "tcPr"))
+T_CSTART, T_CEND = _W + "commentRangeStart", _W + "commentRangeEnd"
+T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
+RESERVED_PREFIXES = ("seq-", "blank-")
+MAX_DEPTH = 64  # nesting of tables/controls/text boxes deeper than this is not real content
+
+
+@dataclass
+class TableLocation:
+    outer_table_index: int
+    table_index: int
+    row_index: int
+    cell_index: int
+    grid_column_index: int
+    column_span: int
+    row_span: int
+    paragraph_index: int
+
+    def to_json(self) -> dict:
+        return {
+            "outerTableIndex": self.outer_table_index,
+            "tableIndex": self.table_index,
+            "rowIndex": self.row_index,
+            "cellIndex": self.cell_index,
+            "gridColumnIndex": self.grid_column_index,
+            "columnSpan": self.column_span,
+            "rowSpan": self.row_span,
+            "paragraphIndex": self.paragraph_index,
+        }
+
+
+@dataclass
+class Block:
+    id: str
+    kind: str  # paragraph | heading | listItem | diagnostic
+    text: str
+    element: etree._Element | None = field(default=None, repr=False, compare=False)
+    id_stability: str | None = None
+    heading_level: int | None = None
+    display_label: str | None = None
+    style_id: str | None = None
+    direct_outline_level: int | None = None
+    stated_numbering: dict | None = None
+    list_reference: dict | None = None
+    direct_alignment: str | None = None
+    direct_spacing: dict | None = None
+    direct_indentation: dict | None = None
+    preview_runs: list[dict] | None = None
+    structural_boundaries: list[dict] | None = None
+    table: TableLocation | None = None
+    diagnostic: dict | None = None
+
+    @property
+    def normalized_text(self) -> str:
+        return normalize(self.text)
+
+    @property
+    def text_hash(self) -> str:
+        return block_text_hash(self.text)
+
+    @property
+    def is_content(self) -> bool:
+        return bool(self.normalized_text)
+
+    def read_projection(self) -> dict:
+        """What read tools show the model: {blockId, kind, text, blockTextHash}."""
+        return {"blockId": self.id, "kind": self.kind, "text": self.text, "blockTextHash": self.text_hash}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
+        optional = (
+            ("idStability", self.id_stability),
+            ("headingLevel", self.heading_level),
+            ("displayLabel", self.display_label),
+            ("styleId", self.style_id),
+            ("directOutlineLevel", self.direct_outline_level),
+            ("statedNumbering", self.stated_numbering),
+            ("listReference", self.list_reference),
+            ("directAlignment", self.direct_alignment),
+            ("directSpacing", self.direct_spacing),
+            ("directIndentation", self.direct_indentation),
+            ("previewRuns", self.preview_runs),
+            ("structuralBoundaries", self.structural_boundaries),
+            ("table", self.table.to_json() if self.table else None),
+            ("diagnostic", self.diagnostic),
+        )
+        for key, value in optional:
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass
+class Anchor:
+    id: str
+    index: int
+    text: str
+    normalized_text: str
+    text_hash: str
+    hash_occurrence_count: int = 1
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "from": self.index,
+            "to": self.index + 1,
+            "text": self.text,
+            "normalizedText": self.normalized_text,
+            "textHash": self.text_hash,
+            "hashOccurrenceCount": self.hash_occurrence_count,
+        }
+
+
+@dataclass
+class CommentAnchor:
+    block_id: str | None = None
+    quote: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Snapshot:
+    blocks: list[Block]
+    anchors: dict[str, Anchor]
+    comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
+    block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
+
+    def block(self, block_id: str) -> Block | None:
+        anchor = self.anchors.get(block_id)
+        if anchor is not None:
+            return self.blocks[anchor.index]
+        return None
+
+    @property
+    def content_blocks(self) -> list[Block]:
+        return [b for b in self.blocks if b.is_content]
+
+    def to_json(self) -> dict:
+        return {"blocks": [b.to_json() for b in self.blocks], "anchors": {k: a.to_json() for k, a in self.anchors.items()}}
+
+
+class _Walker:
+    """One snapshot walk over one story container."""
+
+    def __init__(self, doc: Document, positional_ids: set[str]):
+        self.doc = doc
+        self.styles = doc.styles
+        self.numbering = doc.numbering
+        self.counter = LabelCounter(doc.numbering)
+        self.state = StoryState()
+        self.hidden_styles = doc.hidden_character_styles
+        self.positional_ids = positional_ids
+        self.blocks: list[Block] = []
+        self.by_paragraph: dict[Any, Block] = {}
+        self.taken: set[str] = set()
+        self.content_count = 0
+        self.blank_count = 0
+        self.table_count = 0
+        self.opaque_count = 0
+        self.active_comments: list[str] = []
+        self.comment_anchors: dict[str, CommentAnchor] = {}
+
+    # -- containers -----------------------------------------------------------------------
+
+    def container(self, el, table_ctx=None, depth=0):
+        if depth > MAX_DEPTH:
+            self.diagnostic(el.tag, "deeply nested")
+            return
+        para_index = 0
+        for child in el:
+            tag = child.tag
+            if tag == T_P:
+                ctx = None
+                if table_ctx is not None:
+                    ctx = TableLocation(**table_ctx, paragraph_index=para_index)
+                    para_index += 1
+                self.paragraph(child, ctx, depth)
+            elif tag == T_TBL:
+                self.table(child, table_ctx, depth + 1)
+            elif tag == T_SDT:
+                content = child.find(T_SDT_CONTENT)
+                if content is not None:
+                    self.container(content, table_ctx, depth + 1)
+            elif tag == T_CUSTOM_XML or tag == T_INS or tag == T_DEL or tag == T_MOVE_TO or tag == T_MOVE_FROM:
+                self.container(child, table_ctx, depth + 1)
+            elif tag == MC_ALTERNATE:
+                branch = child.find(MC_CHOICE)
+                if branch is None:
+                    branch = child.find(MC_FALLBACK)
+                if branch is not None:
+                    self.container(branch, table_ctx, depth + 1)
+            elif tag == T_ALT_CHUNK:
+                self.diagnostic("w:altChunk", None)
+            elif tag == T_TR or tag == T_TC:
+                self.diagnostic("w:tr" if tag == T_TR else "w:tc", "nested")
+            elif tag == T_CSTART:
+                cid = child.get(_W + "id")
+                if cid is not None:
+                    self.active_comments.append(cid)
+                    self.comment_anchors.setdefault(cid, CommentAnchor())
+            elif tag == T_CEND:
+                cid = child.get(_W + "id")
+                if cid in self.active_comments:
+                    self.active_comments.remove(cid)
+
+    def table(self, tbl, outer_ctx, depth):
+        table_index = self.table_count
+        self.table_count += 1
+        outer_index = outer_ctx["outer_table_index"] if outer_ctx else table_index
+        rows = list(_rows(tbl))
+        grid = [_row_cells(tr) for tr in rows]
+        for row_index, tr in enumerate(rows):
+            trpr = tr.find(T_TRPR)
+            if trpr is not None and on_off(trpr.find(_W + "hidden")):
+                continue  # hidden rows never reach the model
+            for cell_index, (tc, grid_col, span, vmerge) in enumerate(grid[row_index]):
+                row_span = 1
+                if vmerge == "restart":
+                    for below in grid[row_index + 1:]:
+                        match = next((c for c in below if c[1] == grid_col), None)
+                        if match is None or match[3] != "continue":
+                            break
+                        row_span += 1
+                ctx = {
+                    "outer_table_index": outer_index,
+                    "table_index": table_index,
+                    "row_index": row_index,
+                    "cell_index": cell_index,
+                    "grid_column_index": grid_col,
+                    "column_span": span,
+                    "row_span": row_span,
+                }
+                self.container(tc, ctx, depth + 1)
+
+    # -- blocks ---------------------------------------------------------------------------
+
+    def mint_id(self, para_id: str | None, is_content: bool) -> str:
+        if para_id and para_id not in self.taken and not para_id.startswith(RESERVED_PREFIXES):
+            self.taken.add(para_id)
+            return para_id
+        if is_content:
+            n = self.content_count
+            prefix = "seq-"
+        else:
+            n = self.blank_count
+            prefix = "blank-"
+        candidate = f"{prefix}{n:04d}"
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{prefix}{n:04d}"
+        self.taken.add(candidate)
+        return candidate
+
+    def diagnostic(self, carrier: str, qualifier: str | None):
+        label = f"{qualifier} {carrier}" if qualifier else carrier
+        text = f"[Unsupported {label} content]"
+        block_id = f"opaque-{self.opaque_count}"
+        self.opaque_count += 1
+        self.blocks.append(Block(id=block_id, kind="diagnostic", text=text,
+                                 diagnostic={"type": "opaqueCarrier", "carrier": carrier}))
+
+    def paragraph(self, p, table_loc, depth):
+        text, extras = self.paragraph_text(p)
+        is_content = bool(text.strip())
+        if is_content:
+            self.content_count += 1
+        else:
+            self.blank_count += 1
+        block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
+        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc)
+        if block_id in self.positional_ids:
+            block.id_stability = "positional"
+        if extras["runs"]:
+            block.preview_runs = extras["runs"]
+        if extras["boundaries"]:
+            block.structural_boundaries = extras["boundaries"]
+        self.paragraph_properties(p, block)
+        self.blocks.append(block)
+        self.by_paragraph[p] = block
+        for cid in extras["comments"]:
+            anchor = self.comment_anchors[cid]
+            if anchor.block_id is None:
+                anchor.block_id = block_id
+        for box in inline.text_boxes(p):
+            self.container(box, None, depth + 1)
+
+    def paragraph_text(self, p):
+        """Accepted-view text plus preview runs, structural boundaries and comment quotes."""
+        parts: list[str] = []
+        runs: list[dict] = []
+        boundaries: list[dict] = []
+        touched_comments: list[str] = []
+        styled = False
+        length = 0
+        pstyle_el = p.find(f"{T_PPR}/{_W}pStyle")
+        pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
+        active = self.active_comments
+        fmt_cache: dict[Any, dict] = {}
+        for piece in inline.iter_pieces(p, self.state, self.hidden_styles):
+            kind = piece.kind
+            if kind == COMMENT_START:
+                if piece.extra is not None:
+                    active.append(piece.extra)
+                    self.comment_anchors.setdefault(piece.extra, CommentAnchor())
+                continue
+            if kind == COMMENT_END:
+                if piece.extra in active:
+                    active.remove(piece.extra)
+                continue
+            if piece.dele is not None or piece.hidden:
+                continue
+            if kind == TEXT or kind == TAB or kind == BREAK:
+                s = piece.text
+            elif kind == NOTE:
+                if piece.extra == "footnote":
+                    self.state.footnotes += 1
+                    s = f"[^{self.state.footnotes}]"
+                else:
+                    self.state.endnotes += 1
+                    s = f"[^e{self.state.endnotes}]"
+                boundaries.append({"type": "noteReference", "noteType": piece.extra,
+                                   "offset": length, "length": len(s)})
+            elif kind == PAGE_BREAK:
+                if piece.extra == "page":
+                    item = {"type": "pageBreak", "offset": length}
+                    boundaries.append(item)
+                continue
+            else:
+                continue
+            if not s:
+                continue
+            if active:
+                for cid in active:
+                    self.comment_anchors[cid].quote.append(s)
+                    if cid not in touched_comments:
+                        touched_comments.append(cid)
+            parts.append(s)
+            length += len(s) + (sum(1 for ch in s if ord(ch) > 0xFFFF) if not s.isascii() else 0)
+            run = piece.run
+            fmt = fmt_cache.get(run)
+            if fmt is None:
+                fmt = self.doc.run_preview_format(run, pstyle) if run is not None else {}
+                fmt_cache[run] = fmt
+            if fmt:
+                styled = True
+            if runs and runs[-1]["_fmt"] == fmt:
+                runs[-1]["text"] += s
+            else:
+                runs.append({"text": s, "_fmt": fmt})
+        preview = None
+        if styled:
+            preview = []
+            for r in runs:
+                item = {"text": r["text"]}
+                item.update(r["_fmt"])
+                preview.append(item)
+        return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments}
+
+    def paragraph_properties(self, p, block: Block):
+        doc = self.doc
+        ppr = p.find(T_PPR)
+        style_id = None
+        direct_outline = None
+        num_id = ilvl = None
+        has_numpr = False
+        if ppr is not None:
+            ps = ppr.find(_W + "pStyle")
+            if ps is not None:
+                style_id = ps.get(W_VAL)
+            ol = ppr.find(_W + "outlineLvl")
+            if ol is not None:
+                direct_outline = int_attr(ol)
+            numpr = ppr.find(_W + "numPr")
+            if numpr is not None:
+                has_numpr = True
+                nid = numpr.find(_W + "numId")
+                num_id = nid.get(W_VAL) if nid is not None else None
+                ilvl = int_attr(numpr.find(_W + "ilvl"))
+            jc = ppr.find(_W + "jc")
+            if jc is not None:
+                block.direct_alignment = jc.get(W_VAL)
+            spacing = ppr.find(_W + "spacing")
+            if spacing is not None:
+                block.direct_spacing = _spacing_json(spacing)
+            ind = ppr.find(_W + "ind")
+            if ind is not None:
+                block.direct_indentation = _indent_json(ind)
+        block.style_id = style_id
+        block.direct_outline_level = direct_outline
+
+        # heading level: direct outline level first, then the style
+        heading = None
+        if direct_outline is not None:
+            heading = direct_outline + 1 if 0 <= direct_outline < 9 else None
+        else:
+            heading = doc.styles.heading_level(style_id or doc.styles.default_paragraph_style)
+        block.heading_level = heading
+
+        # stated numbering (spec §5.7)
+        if not has_numpr:
+            stated = {"kind": "inherit"}
+        elif num_id is not None:
+            if num_id == "0":
+                stated = {"kind": "none"}
+            else:
+                stated = {"kind": "reference", "numId": _num(num_id)}
+                if ilvl is not None:
+                    stated["ilvl"] = ilvl
+        elif ilvl is not None:
+            stated = {"kind": "levelOnly", "ilvl": ilvl}
+        else:
+            stated = {"kind": "inherit"}
+        block.stated_numbering = stated
+
+        # effective membership: stated tier over the style tier
+        effective_style = style_id or doc.styles.default_paragraph_style
+        s_num, s_ilvl = doc.styles.numbering(effective_style)
+        if s_num is not None and s_num != "0" and s_ilvl is None:
+            s_ilvl = doc.numbering.level_for_style(s_num, effective_style)
+        kind = stated["kind"]
+        if kind == "none":
+            eff_num, eff_lvl = None, None
+        elif kind == "reference":
+            eff_num = num_id
+            eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
+        elif kind == "levelOnly":
+            eff_num = s_num if s_num not in (None, "0") else None
+            eff_lvl = ilvl
+        else:
+            eff_num = s_num if s_num not in (None, "0") else None
+            eff_lvl = s_ilvl if s_ilvl is not None else 0
+        label = None
+        if eff_num is not None:
+            block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
+            if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
+                label, _level = self.counter.feed(eff_num, eff_lvl)
+        if heading is not None:
+            block.kind = "heading"
+            block.display_label = label if label else style_id
+        elif label:
+            block.kind = "listItem"
+            block.display_label = label
+
+
+def _num(value: str):
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+def _rows(tbl):
+    """Rows of a table, looking through row-level content controls and customXml."""
+    for child in tbl:
+        tag = child.tag
+        if tag == T_TR:
+            yield child
+        elif tag == T_SDT:
+            content = child.find(T_SDT_CONTENT)
+            if content is not None:
+                yield from _rows(content)
+        elif tag == T_CUSTOM_XML:
+            yield from _rows(child)
+
+
+def _row_cells(tr):
+    """[(tc, gridColumnIndex, gridSpan, vMerge)] of a row, through cell-level wrappers."""
+    out = []
+    col = 0
+    trpr = tr.find(T_TRPR)
+    if trpr is not None:
+        col = int_attr(trpr.find(_W + "gridBefore"), default=0) or 0
+
+    def cells(parent):
+        for child in parent:
+            if child.tag == T_TC:
+                yield child
+            elif child.tag == T_SDT:
+                content = child.find(T_SDT_CONTENT)
+                if content is not None:
+                    yield from cells(content)
+            elif child.tag == T_CUSTOM_XML:
+                yield from cells(child)
+
+    for tc in cells(tr):
+        span = 1
+        vmerge = None
+        tcpr = tc.find(T_TCPR)
+        if tcpr is not None:
+            span = max(1, int_attr(tcpr.find(_W + "gridSpan"), default=1) or 1)
+            vm = tcpr.find(_W + "vMerge")
+            if vm is not None:
+                vmerge = "restart" if vm.get(W_VAL) == "restart" else "continue"
+        out.append((tc, col, span, vmerge))
+        col += span
+    return out
+
+
+def _spacing_json(el) -> dict:
+    out: dict[str, Any] = {}
+    for attr, key in (("before", "spaceBefore"), ("after", "spaceAfter"), ("line", "lineSpacing")):
+        v = int_attr(el, _W + attr)
+        if v is not None:
+            out[key] = v
+    rule = el.get(_W + "lineRule")
+    if rule is not None:
+        out["lineSpacingRule"] = rule
+    for attr, key in (("beforeAutospacing", "beforeAutospacing"), ("afterAutospacing", "afterAutospacing")):
+        raw = el.get(_W + attr)
+        if raw is not None:
+            out[key] = raw.lower() in ("1", "true", "on")
+    return out
+
+
+def _indent_json(el) -> dict:
+    out: dict[str, int] = {}
+    for attrs, key in ((("left", "start"), "left"), (("right", "end"), "right"),
+                       (("firstLine",), "firstLine"), (("hanging",), "hanging")):
+        for attr in attrs:
+            v = int_attr(el, _W + attr)
+            if v is not None:
+                out[key] = v
+                break
+    return out
+
+
+def build_snapshot(doc: Document, container: etree._Element, positional_ids: set[str]) -> Snapshot:
+    walker = _Walker(doc, positional_ids)
+    walker.container(container)
+    anchors: dict[str, Anchor] = {}
+    hash_counts: dict[str, int] = {}
+    for index, block in enumerate(walker.blocks):
+        if block.kind == "diagnostic":
+            continue
+        norm = normalize(block.text)
+        h = text_hash(norm)
+        hash_counts[h] = hash_counts.get(h, 0) + 1
+        anchors[block.id] = Anchor(block.id, index, block.text, norm, h)
+    for anchor in anchors.values():
+        anchor.hash_occurrence_count = hash_counts[anchor.text_hash]
+    return Snapshot(walker.blocks, anchors, walker.comment_anchors, walker.by_paragraph)
+
+
+__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16"]

@@ -1,0 +1,87 @@
+"""Text normalization, hashes, deterministic paraIds and UTF-16 offsets (spec §5.2, §5.4, §12.1).
+
+Offsets the model sees are UTF-16 code units (as in the reference); Python strings index code
+points. This module is the one place that converts between them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WS = re.compile(r"\s+")
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+HASH_PATTERN = re.compile(r"^h[0-9a-z]+$")
+
+
+def normalize(text: str) -> str:
+    """Collapse every whitespace run to one space and trim."""
+    return _WS.sub(" ", text).strip()
+
+
+def text_hash(text: str) -> str:
+    """'h' + base-36 of a djb2-style hash over code points, modulo 2^31-1."""
+    h = 5381
+    for ch in text:
+        h = (h * 33 + ord(ch)) % 2147483647
+    digits = []
+    while True:
+        h, r = divmod(h, 36)
+        digits.append(_B36[r])
+        if h == 0:
+            break
+    return "h" + "".join(reversed(digits))
+
+
+def block_text_hash(text: str) -> str:
+    return text_hash(normalize(text))
+
+
+def deterministic_para_id(seed: str) -> str:
+    """FNV-1a 32-bit over code points, modulo 0x7FFFFFFF (0 -> 1), as 8 uppercase hex digits."""
+    h = 0x811C9DC5
+    for ch in seed:
+        h ^= ord(ch)
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    h %= 0x7FFFFFFF
+    return f"{h or 1:08X}"
+
+
+# -- UTF-16 offsets --------------------------------------------------------------------------
+
+
+def utf16_len(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf16_to_index(text: str, offset: int) -> int | None:
+    """Code-point index for a UTF-16 offset, or None when it falls between surrogate halves
+    or outside the text."""
+    if offset < 0:
+        return None
+    if text.isascii():
+        return offset if offset <= len(text) else None
+    units = 0
+    for i, ch in enumerate(text):
+        if units == offset:
+            return i
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > offset:
+            return None
+    return len(text) if units == offset else None
+
+
+def index_to_utf16(text: str, index: int) -> int:
+    """UTF-16 offset of a code-point index."""
+    if text.isascii():
+        return index
+    head = text[:index]
+    return len(head) + sum(1 for ch in head if ord(ch) > 0xFFFF)
+
+
+def utf16_slice(text: str, start: int, end: int) -> str | None:
+    a, b = utf16_to_index(text, start), utf16_to_index(text, end)
+    if a is None or b is None:
+        return None
+    return text[a:b]

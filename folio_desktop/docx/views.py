@@ -1,0 +1,205 @@
+"""Text renderings of stories for prompts and story tools (spec §5.5, §5.6, §6.2, §8.5)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from . import inline
+from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, TAB, TEXT, StoryState
+from .ooxml import W_NS
+from .textkit import normalize
+
+if TYPE_CHECKING:
+    from .document import Document, Story
+    from .snapshot import Block, Snapshot
+
+_W = "{" + W_NS + "}"
+T_P, T_CSTART, T_CEND = _W + "p", _W + "commentRangeStart", _W + "commentRangeEnd"
+_DIGITS = re.compile(r"\d+")
+
+
+def _heading_marker(block: Block) -> int:
+    """The (hN) of the LLM line format: first digit run of styleId, else of displayLabel (quirk kept)."""
+    for source in (block.style_id, block.display_label):
+        if source:
+            m = _DIGITS.search(source)
+            if m:
+                n = int(m.group())
+                return n if 1 <= n <= 9 else 1
+    return 1
+
+
+def block_line(block: Block, text: str | None = None) -> str:
+    body = block.text if text is None else text
+    if block.kind == "heading":
+        return f"[{block.id}] (h{_heading_marker(block)}) {body}"
+    if block.kind == "listItem":
+        return f"[{block.id}] {block.display_label or '•'} {body}"
+    return f"[{block.id}] {body}"
+
+
+def content_as_text(doc: Document, snapshot: Snapshot, container, annotated: bool = False) -> str:
+    """`[blockId] text` lines for every content block; annotated shows ins/del/comment marks."""
+    if not annotated:
+        return "\n".join(block_line(b) for b in snapshot.blocks if b.is_content)
+    texts = annotated_texts(doc, snapshot, container)
+    lines = []
+    for block in snapshot.blocks:
+        if block.kind == "diagnostic":
+            lines.append(block_line(block))
+            continue
+        text = texts.get(block.id, "")
+        if block.is_content or text.strip():
+            lines.append(block_line(block, text))
+    return "\n".join(lines)
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, str]:
+    """blockId -> redline text: <comment id> over <ins author> over <del author>, merged."""
+    state = StoryState()
+    active: list[str] = []
+    out: dict[str, str] = {}
+    by_par = snapshot.block_of_paragraph
+    for el in container.iter(T_P, T_CSTART, T_CEND):
+        if el.tag != T_P:
+            if _inside_paragraph(el, container):
+                continue
+            cid = el.get(_W + "id")
+            if el.tag == T_CSTART:
+                active.append(cid)
+            elif cid in active:
+                active.remove(cid)
+            continue
+        block = by_par.get(el)
+        if block is None:
+            continue
+        segments: list[tuple[tuple, str | None, str | None, str]] = []
+        for piece in inline.iter_pieces(el, state, doc.hidden_character_styles):
+            kind = piece.kind
+            if kind == COMMENT_START:
+                active.append(piece.extra)
+                continue
+            if kind == COMMENT_END:
+                if piece.extra in active:
+                    active.remove(piece.extra)
+                continue
+            if piece.hidden:
+                continue
+            if kind in (TEXT, TAB, BREAK):
+                s = piece.text
+            elif kind == NOTE and piece.dele is None:
+                if piece.extra == "footnote":
+                    state.footnotes += 1
+                    s = f"[^{state.footnotes}]"
+                else:
+                    state.endnotes += 1
+                    s = f"[^e{state.endnotes}]"
+            else:
+                continue
+            ins = piece.ins.get(_W + "author", "") if piece.ins is not None else None
+            dele = piece.dele.get(_W + "author", "") if piece.dele is not None else None
+            key = (tuple(active), ins, dele)
+            if segments and segments[-1][:3] == key:
+                segments[-1] = (*key, segments[-1][3] + s)
+            else:
+                segments.append((*key, s))
+        out[block.id] = _render_segments(segments)
+    return out
+
+
+def _render_segments(segments) -> str:
+    parts = []
+    i = 0
+    while i < len(segments):
+        comments = segments[i][0]
+        j = i
+        while j < len(segments) and segments[j][0] == comments:
+            j += 1
+        inner = _render_ins(segments[i:j])
+        for cid in reversed(comments):
+            inner = f'<comment id="{_esc(str(cid))}">{inner}</comment>'
+        parts.append(inner)
+        i = j
+    return "".join(parts)
+
+
+def _render_ins(segments) -> str:
+    parts = []
+    i = 0
+    while i < len(segments):
+        ins = segments[i][1]
+        j = i
+        while j < len(segments) and segments[j][1] == ins:
+            j += 1
+        inner = "".join(
+            f'<del author="{_esc(d)}">{_esc(t)}</del>' if d is not None else _esc(t)
+            for _, _, d, t in _merge_del(segments[i:j])
+        )
+        parts.append(f'<ins author="{_esc(ins)}">{inner}</ins>' if ins is not None else inner)
+        i = j
+    return "".join(parts)
+
+
+def _merge_del(segments):
+    out = []
+    for seg in segments:
+        if out and out[-1][2] == seg[2]:
+            out[-1] = (*out[-1][:3], out[-1][3] + seg[3])
+        else:
+            out.append(seg)
+    return out
+
+
+def _inside_paragraph(el, stop) -> bool:
+    anc = el.getparent()
+    while anc is not None and anc is not stop:
+        if anc.tag == T_P:
+            return True
+        anc = anc.getparent()
+    return False
+
+
+def story_plain_text(doc: Document, story: Story) -> str:
+    """A header, footer or note as one line: accepted-view text, whitespace collapsed."""
+    snap = doc.snapshot_story(story)
+    return normalize(" ".join(b.text for b in snap.blocks if b.kind != "diagnostic"))
+
+
+def story_text(doc: Document, story: Story) -> str:
+    if story.type == "main":
+        snap = doc.snapshot()
+        return content_as_text(doc, snap, doc.body)
+    return story_plain_text(doc, story)
+
+
+def notes_as_text(doc: Document) -> str:
+    """`[header default] …`, `[footer default] …`, `[footnote #N] …` lines, empty stories omitted."""
+    lines = []
+    sect_types = _header_footer_types(doc)
+    for story in doc.stories():
+        if story.type == "main":
+            continue
+        text = story_plain_text(doc, story)
+        if not text:
+            continue
+        if story.type in ("header", "footer"):
+            label = f"{story.type} {sect_types.get(story.relationship_id, 'default')}"
+        else:
+            label = f"{story.type} #{story.note_id}"
+        lines.append(f"[{label}] {text}")
+    return "\n".join(lines)
+
+
+def _header_footer_types(doc: Document) -> dict[str, str]:
+    out = {}
+    r_id = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+    for ref in doc.root.iter(_W + "headerReference", _W + "footerReference"):
+        rid = ref.get(r_id)
+        if rid and rid not in out:
+            out[rid] = ref.get(_W + "type", "default")
+    return out

@@ -1,0 +1,1 @@
+"""layout layer (see ARCHITECTURE.md)."""
