@@ -1,9 +1,15 @@
 """Build a long (~520-page) .docx for benchmarks by repeating the NVCA body.
 
 ``build_long_nvca(repeats=10)`` takes
-``../shared/corpus/contract_nvca_stock_purchase_agreement_27p.docx`` (about 52
-pages in LibreOffice), repeats the children of its ``w:body`` (all but the
-final ``w:sectPr``) ``repeats`` times and returns the new package as bytes.
+``../shared/corpus/contract_nvca_stock_purchase_agreement_27p.docx``, repeats
+the children of its ``w:body`` (all but the final ``w:sectPr``) ``repeats``
+times and returns the new package as bytes.  ``build_long(src, repeats)``
+does the same for any .docx.
+
+Page counts with LibreOffice 7.4.7 (``soffice --convert-to pdf``): each copy
+after the first takes 51 pages; the first copy, like the original on its own,
+takes 105-111, because that version piles footnotes from about no. 50 up
+behind the signature page.  10 copies: 571 pages, about 8 s to convert.
 
 Copy 0 is the original content.  In every later copy:
 

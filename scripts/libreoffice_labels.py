@@ -131,13 +131,13 @@ def labels_for(docx, workdir, log):
     paras = body_paragraphs(docx)
     all_texts = [t for t, _ in paras]
     labels, pdf_pos, line_pos = [], [0, 0], 0
-    for text, numbered in paras:
+    for index, (text, numbered) in enumerate(paras):
         if not numbered or not text:
             continue
         prefix = text[:PREFIX]
-        if sum(t.startswith(prefix) for t in all_texts) != 1:
-            log(f"  skip (prefix not unique): {prefix!r}")
-            continue
+        # a prefix shared with other paragraphs is told apart by its occurrence among them
+        occurrence = sum(t.startswith(prefix) for t in all_texts[:index])
+        shared = sum(t.startswith(prefix) for t in all_texts) > 1
         # next LibreOffice text-export line that carries this paragraph's text
         label = None
         for i in range(line_pos, len(lo_lines)):
@@ -157,7 +157,10 @@ def labels_for(docx, workdir, log):
             log(f"  skip (label+text not in PDF after previous hit): {label!r} {prefix!r}")
             continue
         pdf_pos = [f + 1 if f >= 0 else pos for f, pos in zip(found, pdf_pos)]
-        labels.append({"text": prefix, "label": label})
+        item = {"text": prefix, "label": label}
+        if shared:
+            item["occurrence"] = occurrence
+        labels.append(item)
     return labels
 
 

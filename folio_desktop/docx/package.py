@@ -62,6 +62,12 @@ _PARSER = etree.XMLParser(
 
 def parse_xml(data: bytes, part_name: str) -> etree._Element:
     """Parse one part's XML safely; refuse DTDs; raise CorruptDocxError naming the part."""
+    if _declares_dtd(data):
+        raise CorruptDocxError(
+            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
+            "as unsafe.",
+            part_name,
+        )
     try:
         root = etree.fromstring(data, _PARSER)
     except etree.XMLSyntaxError as exc:
@@ -76,6 +82,17 @@ def parse_xml(data: bytes, part_name: str) -> etree._Element:
             part_name,
         )
     return root
+
+
+def _declares_dtd(data: bytes) -> bool:
+    """A DOCTYPE can only stand before the root element, so the prologue is all we look at."""
+    head = data[:8192]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:2] in (b"<\x00", b"\x00<"):
+        try:
+            head = head.decode("utf-16").encode("utf-8", "replace")
+        except UnicodeDecodeError:
+            return False
+    return b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper()
 
 
 def serialize_xml(root: etree._Element) -> bytes:
@@ -149,6 +166,7 @@ class Package:
             raise DocxTooLargeError(
                 f"The package has {len(infos):,} entries, over the {MAX_ENTRIES:,}-entry limit."
             )
+        self.entries = infos  # every entry, folders included, in stored order (for saving)
         self.infos: list[zipfile.ZipInfo] = []
         self._by_lower: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
@@ -319,9 +337,11 @@ class Package:
         """Write the package: untouched entries byte-identical and in their original order."""
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as zout:
-            for info in self.infos:
+            for info in self.entries:
                 name = info.filename
-                if name in self.dirty and name in self._trees:
+                if info.is_dir():
+                    data = b""
+                elif name in self.dirty and name in self._trees:
                     data = serialize_xml(self._trees[name])
                 elif name in self.added:
                     data = self.added[name]

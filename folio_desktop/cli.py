@@ -1,0 +1,118 @@
+"""The `folio-desktop` command line: one entry point for the app and the headless engine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import APP_NAME, __version__
+
+DESCRIPTION = """\
+Review .docx contracts on your own machine: real pages, redlines, comments, and Claude at your side.
+
+  folio-desktop [FILE]                     open the app (the bundled sample contract when no FILE)
+  folio-desktop read FILE [--annotated]    print the document as blocks: [blockId] text
+  folio-desktop read FILE --json           the block snapshot as JSON (spec §5.3 keys)
+  folio-desktop stories FILE               list headers, footers and notes with their text
+  folio-desktop changes FILE               list pending tracked changes
+  folio-desktop comments FILE              list comment threads
+"""
+
+SUBCOMMANDS = ("read", "stories", "changes", "comments")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=APP_NAME, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    read = sub.add_parser("read", help="print the document as blocks")
+    read.add_argument("file")
+    read.add_argument("--annotated", action="store_true", help="show tracked changes and comments inline")
+    read.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    for name, help_text in (("stories", "list the document's stories"), ("changes", "list pending changes"),
+                            ("comments", "list comment threads")):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("file")
+        p.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _open(path: str):
+    from .docx import DocxReviewer
+
+    return DocxReviewer.open(path)
+
+
+def _run_headless(args) -> int:
+    rev = _open(args.file)
+    if args.command == "read":
+        if args.json:
+            print(json.dumps([b.to_json() for b in rev.snapshot().blocks], ensure_ascii=False, indent=1))
+        else:
+            print(rev.get_content_as_text(annotated=args.annotated))
+    elif args.command == "stories":
+        stories = rev.list_stories()
+        if args.json:
+            print(json.dumps(stories, ensure_ascii=False, indent=1))
+        else:
+            for story in stories:
+                handle = story["handle"]
+                label = " ".join(str(v) for v in handle.values())
+                text = story["text"] if handle["type"] != "main" else f"{len(rev.snapshot().content_blocks)} blocks"
+                print(f"{label}: {text}")
+    elif args.command == "changes":
+        changes = rev.get_changes()
+        if args.json:
+            print(json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=1))
+        else:
+            for c in changes:
+                print(f"#{c.id} {c.type} by {c.author or '?'} [{c.block_id}] {c.text!r}")
+            print(f"{len(changes)} pending change(s)")
+    elif args.command == "comments":
+        comments = rev.get_comments()
+        if args.json:
+            print(json.dumps([c.to_agent_json() for c in comments], ensure_ascii=False, indent=1))
+        else:
+            for c in comments:
+                state = "resolved" if c.done else "open"
+                print(f"#{c.id} {c.author} ({state}) on {c.anchored_text[:60]!r}: {c.text}")
+                for r in c.replies:
+                    print(f"    #{r.id} {r.author}: {r.text}")
+            print(f"{len(comments)} thread(s)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _build_parser()
+    if argv and argv[0] in SUBCOMMANDS or any(a in ("-h", "--help", "--version") for a in argv[:1]):
+        args = parser.parse_args(argv)
+    else:
+        # `folio-desktop [FILE]` opens the app.
+        app_parser = argparse.ArgumentParser(prog=APP_NAME, add_help=False)
+        app_parser.add_argument("file", nargs="?")
+        args = app_parser.parse_args(argv)
+        args.command = None
+    if args.command is None:
+        print(
+            "The review window is not part of this build yet. Read a document headless with "
+            f"`{APP_NAME} read FILE` (see `{APP_NAME} --help`).",
+            file=sys.stderr,
+        )
+        return 2
+    from .docx import DocxError
+
+    try:
+        return _run_headless(args)
+    except DocxError as exc:
+        print(f"{APP_NAME}: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""Shared test set-up. Qt must run headless: without this the test process aborts on CI."""
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def corpus_files(*folders: str) -> list[Path]:
+    out: list[Path] = []
+    for folder in folders:
+        base = CORPUS / folder if folder else CORPUS
+        out.extend(sorted(base.glob("*.docx")))
+    return out
+
+
+ALL_GOOD = corpus_files("", "folio", "unusual")
+BAD = sorted((CORPUS / "bad").glob("*"))
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.fail(f"the shared corpus is missing at {CORPUS}")
+    return CORPUS

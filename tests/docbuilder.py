@@ -1,0 +1,56 @@
+"""Build small .docx packages in code, one feature at a time (lxml-free string templates)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NSDECL = (
+    f'xmlns:w="{W_NS}" '
+    'xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" '
+    'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+    'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+    'xmlns:v="urn:schemas-microsoft-com:vml" mc:Ignorable="w14 w15"'
+)
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PARTS = {
+    "styles": ("word/styles.xml", "styles", "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml", "styles"),
+    "numbering": ("word/numbering.xml", "numbering", "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml", "numbering"),
+    "comments": ("word/comments.xml", "comments", "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml", "comments"),
+    "commentsExtended": ("word/commentsExtended.xml", "w15:commentsEx", "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml", "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"),
+    "footnotes": ("word/footnotes.xml", "footnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", "footnotes"),
+    "endnotes": ("word/endnotes.xml", "endnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml", "endnotes"),
+}
+
+
+def p(text: str = "", para_id: str | None = None, ppr: str = "", rpr: str = "") -> str:
+    pid = f' w14:paraId="{para_id}" w14:textId="{para_id}"' if para_id else ""
+    pp = f"<w:pPr>{ppr}</w:pPr>" if ppr else ""
+    run = f'<w:r>{f"<w:rPr>{rpr}</w:rPr>" if rpr else ""}<w:t xml:space="preserve">{text}</w:t></w:r>' if text else ""
+    return f"<w:p{pid}>{pp}{run}</w:p>"
+
+
+def build_docx(body: str, **parts: str) -> bytes:
+    """A package with document.xml holding `body` and any of styles/numbering/comments/... given as
+    inner XML of their root element."""
+    out = io.BytesIO()
+    overrides = ['<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>']
+    rels = []
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("_rels/.rels", f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="{REL}/officeDocument" Target="word/document.xml"/></Relationships>')
+        z.writestr("word/document.xml", f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {NSDECL}><w:body>{body}<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>')
+        for i, (key, inner) in enumerate(parts.items(), start=2):
+            name, root, ctype, rtype = PARTS[key]
+            tag = root if ":" in root else f"w:{root}"
+            z.writestr(name, f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><{tag} {NSDECL}>{inner}</{tag}>')
+            overrides.append(f'<Override PartName="/{name}" ContentType="{ctype}"/>')
+            full_type = rtype if rtype.startswith("http") else f"{REL}/{rtype}"
+            rels.append(f'<Relationship Id="rId{i}" Type="{full_type}" Target="{name.split("/", 1)[1]}"/>')
+        z.writestr("word/_rels/document.xml.rels", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' + "".join(rels) + "</Relationships>")
+        z.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' + "".join(overrides) + "</Types>")
+    return out.getvalue()
