@@ -46,6 +46,32 @@ def _open(path: str):
     return DocxReviewer.open(path)
 
 
+def sample_contract_path():
+    try:
+        from .resources import RESOURCE_DIR
+    except ImportError:  # running from a source checkout that was never installed
+        from pathlib import Path
+
+        RESOURCE_DIR = Path(__file__).resolve().parent.parent / "resources"
+    return RESOURCE_DIR / "sample_contract.docx"
+
+
+def _summary(path: str) -> int:
+    """What `folio-desktop [FILE]` shows until the review window lands: the review at a glance."""
+    rev = _open(path)
+    snap = rev.snapshot()
+    changes = rev.get_changes()
+    threads = rev.get_comments()
+    print(f"{path}")
+    print(f"  {len(snap.content_blocks)} paragraphs, {len(changes)} pending change(s), "
+          f"{sum(not t.done for t in threads)} open comment thread(s)")
+    for entry in rev.outline():
+        label = entry.block.display_label if entry.block.display_label != entry.block.style_id else ""
+        print(f"  {'  ' * (entry.level - 1)}{label + ' ' if label else ''}{entry.block.text}")
+    print(f"The review window is not part of this build yet; `{APP_NAME} --help` lists the headless commands.")
+    return 0
+
+
 def _run_headless(args) -> int:
     rev = _open(args.file)
     if args.command == "read":
@@ -96,16 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         app_parser.add_argument("file", nargs="?")
         args = app_parser.parse_args(argv)
         args.command = None
-    if args.command is None:
-        print(
-            "The review window is not part of this build yet. Read a document headless with "
-            f"`{APP_NAME} read FILE` (see `{APP_NAME} --help`).",
-            file=sys.stderr,
-        )
-        return 2
     from .docx import DocxError
 
     try:
+        if args.command is None:
+            return _summary(args.file or str(sample_contract_path()))
         return _run_headless(args)
     except DocxError as exc:
         print(f"{APP_NAME}: {exc}", file=sys.stderr)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ooxml import W_NS
+from .ooxml import MC_FALLBACK, W_NS
 
 if TYPE_CHECKING:
     from .document import Document, Story
@@ -129,7 +129,11 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
     rows: dict[object, Change] = {}  # w:tr -> its row insertion/deletion entry
     cells: dict[tuple, list] = {}
     story_key = story.key
+    # text boxes are stored twice (mc:Choice and its VML mc:Fallback copy): count the Choice only
+    fallback = {el for fb in container.iter(MC_FALLBACK) for el in fb.iter(*REVISION_TAGS)}
     for el in container.iter(*REVISION_TAGS):
+        if el in fallback:
+            continue
         kind = classify(el)
         if kind is None:
             continue

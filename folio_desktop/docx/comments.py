@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from .document import Document
     from .snapshot import Snapshot
 
-_W15 = "{" + W15_NS + "}"
+# Word 2013 previews wrote commentsExtended in a namespace of their own; both are read.
+W15_NAMESPACES = (W15_NS, "http://schemas.microsoft.com/office/word/2010/11/wordml")
 
 
 @dataclass
@@ -100,17 +101,20 @@ def read_comments(doc: Document, snapshot: Snapshot) -> list[Comment]:
     ext_part = doc.related_part("commentsExtended")
     parent_para: dict[str, str] = {}
     if ext_part is not None:
-        for ex in doc.package.xml(ext_part).iter(_W15 + "commentEx"):
-            pid = ex.get(_W15 + "paraId")
-            if not pid:
-                continue
-            target = by_para.get(pid)
-            if target is not None:
-                done = ex.get(_W15 + "done")
-                target.done = done is not None and done.lower() in ("1", "true", "on")
-            parent = ex.get(_W15 + "paraIdParent")
-            if parent:
-                parent_para[pid] = parent
+        ext_root = doc.package.xml(ext_part)
+        for ns in W15_NAMESPACES:
+            w15 = "{" + ns + "}"
+            for ex in ext_root.iter(w15 + "commentEx"):
+                pid = ex.get(w15 + "paraId")
+                if not pid:
+                    continue
+                target = by_para.get(pid)
+                if target is not None:
+                    done = ex.get(w15 + "done")
+                    target.done = done is not None and done.lower() in ("1", "true", "on")
+                parent = ex.get(w15 + "paraIdParent")
+                if parent:
+                    parent_para[pid] = parent
 
     by_id = {c.id: c for c in comments}
     for comment in comments:

@@ -12,8 +12,8 @@ a StoryState that the caller threads through the paragraphs of one story.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from lxml import etree
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .snapshot import Block
 from .textkit import block_text_hash, index_to_utf16, text_hash, utf16_len, utf16_to_index

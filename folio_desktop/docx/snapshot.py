@@ -355,9 +355,12 @@ class _Walker:
                 continue
             if active:
                 for cid in active:
-                    self.comment_anchors[cid].quote.append(s)
+                    quote = self.comment_anchors[cid].quote
                     if cid not in touched_comments:
                         touched_comments.append(cid)
+                        if quote:  # the range runs on from an earlier paragraph
+                            quote.append("\n")
+                    quote.append(s)
             parts.append(s)
             length += len(s) + (sum(1 for ch in s if ord(ch) > 0xFFFF) if not s.isascii() else 0)
             run = piece.run

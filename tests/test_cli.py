@@ -1,0 +1,44 @@
+"""The command line: --version, --help and the headless read commands."""
+
+import json
+import subprocess
+import sys
+
+from conftest import CORPUS
+
+from folio_desktop import __version__
+from folio_desktop.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "folio_desktop", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_version_and_help():
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"folio-desktop {__version__}"
+    proc = run("--help")
+    assert proc.returncode == 0 and "folio-desktop read FILE" in proc.stdout
+
+
+def test_read_prints_blocks(capsys):
+    assert main(["read", str(CORPUS / "folio" / "authored-empty-paragraph.docx")]) == 0
+    assert capsys.readouterr().out.splitlines() == ["[0304003A] Heading paragraph.", "[32560014] Trailing paragraph."]
+    assert main(["read", "--json", str(CORPUS / "folio" / "authored-empty-paragraph.docx")]) == 0
+    blocks = json.loads(capsys.readouterr().out)
+    assert blocks[0]["id"] == "0304003A" and blocks[0]["statedNumbering"] == {"kind": "inherit"}
+
+
+def test_changes_and_comments_commands(capsys):
+    path = str(CORPUS / "superdoc_word_comments_replies_tracked.docx")
+    assert main(["changes", path]) == 0
+    assert "pending change(s)" in capsys.readouterr().out
+    assert main(["comments", "--json", path]) == 0
+    threads = json.loads(capsys.readouterr().out)
+    assert threads and all("replies" in t for t in threads)
+
+
+def test_bad_input_is_a_clear_message_not_a_trace():
+    proc = run("read", str(CORPUS / "bad" / "poi_password_is_pass.docx"))
+    assert proc.returncode == 1
+    assert "password-protected" in proc.stderr and "Traceback" not in proc.stderr
