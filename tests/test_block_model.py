@@ -326,3 +326,26 @@ def test_number_formats_and_restarts():
     labels = [b.display_label for b in rev.snapshot().blocks]
     # isLgl shows every level as decimal (Section 2.1, not Section II.1); lvlRestart 0 never restarts
     assert labels == ["Article I", "Section 1.1", "(a)", "Article II", "Section 2.1", "(b)", "Article V"]
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _reference_fold(text: str) -> str:
+    h = 5381
+    for ch in text:
+        h = (h * 33 + ord(ch)) % 2147483647
+    return "h" + _b36(h)
+
+
+@given(st.text(max_size=400))
+def test_text_hash_equals_the_reference_fold(text):
+    assert text_hash(text) == _reference_fold(text)
+
+
+@given(st.text(max_size=60))
+def test_utf16_round_trip_property(text):
+    for i in range(len(text) + 1):
+        assert utf16_to_index(text, index_to_utf16(text, i)) == i
+    assert utf16_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2

@@ -200,3 +200,78 @@ def test_save_keeps_comment_and_change_parts_identical():
     with zipfile.ZipFile(io.BytesIO(data)) as a, zipfile.ZipFile(io.BytesIO(out)) as b:
         for name in a.namelist():
             assert a.read(name) == b.read(name)
+
+
+def test_every_census_type_from_a_built_document():
+    stamp = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"'
+    other = 'w:author="Bob" w:date="2025-02-01T00:00:00Z"'
+    body = (
+        # paragraph mark inserted, paragraph mark deleted, paragraph properties changed
+        f'<w:p w14:paraId="00000001"><w:pPr><w:jc w:val="center"/><w:rPr><w:ins w:id="10" {stamp}/></w:rPr>'
+        f'<w:pPrChange w:id="11" {stamp}><w:pPr/></w:pPrChange></w:pPr><w:r><w:t>Intro</w:t></w:r></w:p>'
+        f'<w:p w14:paraId="00000002"><w:pPr><w:rPr><w:del w:id="12" {stamp}/></w:rPr></w:pPr>'
+        f'<w:r><w:rPr><w:b/><w:rPrChange w:id="13" {stamp}><w:rPr/></w:rPrChange></w:rPr><w:t>Bold now</w:t></w:r></w:p>'
+        # a table: changed properties, an inserted row whose runs fold into it, cell revisions
+        f'<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblPrChange w:id="20" {stamp}><w:tblPr/></w:tblPrChange></w:tblPr>'
+        f'<w:tr><w:trPr><w:ins w:id="21" {stamp}/></w:trPr>'
+        f'<w:tc><w:p w14:paraId="00000003"><w:ins w:id="22" {stamp}><w:r><w:t>New</w:t></w:r></w:ins></w:p></w:tc>'
+        f'<w:tc><w:p w14:paraId="00000004"><w:ins w:id="23" {stamp}><w:r><w:t>row</w:t></w:r></w:ins></w:p></w:tc></w:tr>'
+        f'<w:tr><w:trPr><w:del w:id="24" {other}/><w:trPrChange w:id="25" {other}><w:trPr/></w:trPrChange></w:trPr>'
+        f'<w:tc><w:tcPr><w:cellIns w:id="26" {other}/></w:tcPr><w:p w14:paraId="00000005"><w:r><w:t>A</w:t></w:r></w:p></w:tc>'
+        f'<w:tc><w:tcPr><w:cellDel w:id="27" {other}/></w:tcPr><w:p w14:paraId="00000006"><w:r><w:t>B</w:t></w:r></w:p></w:tc></w:tr>'
+        f'<w:tr><w:tc><w:tcPr><w:cellMerge w:id="28" w:vMerge="rest" {other}/><w:tcPrChange w:id="29" {other}><w:tcPr/></w:tcPrChange></w:tcPr>'
+        f'<w:p w14:paraId="00000007"><w:r><w:t>C</w:t></w:r></w:p></w:tc>'
+        f'<w:tc><w:tcPr><w:cellMerge w:id="28" w:vMerge="rest" {other}/></w:tcPr><w:p w14:paraId="00000008"><w:r><w:t>D</w:t></w:r></w:p></w:tc></w:tr>'
+        '</w:tbl>'
+    )
+    data = build_docx(body)
+    # a section property change in the body's final sectPr
+    import io
+    import zipfile as zf
+
+    entries = {}
+    with zf.ZipFile(io.BytesIO(data)) as z:
+        for n in z.namelist():
+            entries[n] = z.read(n)
+    entries["word/document.xml"] = entries["word/document.xml"].replace(
+        b"</w:sectPr>", f'<w:sectPrChange w:id="30" {stamp}><w:sectPr/></w:sectPrChange></w:sectPr>'.encode())
+    out = io.BytesIO()
+    with zf.ZipFile(out, "w") as z:
+        for n, b in entries.items():
+            z.writestr(n, b)
+    rev = DocxReviewer.from_bytes(out.getvalue())
+    got = {(c.type, c.id): (c.text, c.block_id) for c in rev.get_changes()}
+    assert got == {
+        ("paragraphMarkInserted", 10): ("Intro", "00000001"),
+        ("paragraphPropertiesChanged", 11): ("Intro", "00000001"),
+        ("paragraphMarkDeleted", 12): ("Bold now", "00000002"),
+        ("formatting", 13): ("Bold now", "00000002"),
+        ("tablePropertiesChanged", 20): ("", "00000003"),
+        ("rowInserted", 21): ("Newrow", "00000003"),  # the row's own runs fold into it
+        ("rowDeleted", 24): ("", "00000005"),
+        ("rowPropertiesChanged", 25): ("", "00000005"),
+        ("cellInserted", 26): ("A", "00000005"),
+        ("cellDeleted", 27): ("B", "00000006"),
+        ("cellMerged", 28): ("C\nD", "00000007"),  # one revision over two cells
+        ("cellPropertiesChanged", 29): ("C", "00000007"),
+        ("sectionPropertiesChanged", 30): ("", None),
+    }
+    from folio_desktop.docx.changes import CHANGE_TYPES
+
+    assert {t for t, _ in got} | {"insertion", "deletion"} == set(CHANGE_TYPES)
+    assert rev.get_changes(author="Bob", type="cellMerged")[0].id == 28
+
+
+def test_preview_runs_show_styled_runs_only():
+    body = ('<w:p w14:paraId="00000001"><w:r><w:t xml:space="preserve">Plain </w:t></w:r>'
+            '<w:r><w:rPr><w:b/><w:i/></w:rPr><w:t>strong</w:t></w:r>'
+            '<w:r><w:rPr><w:b/><w:i/></w:rPr><w:t xml:space="preserve"> words</w:t></w:r>'
+            '<w:r><w:rPr><w:u w:val="single"/><w:sz w:val="24"/><w:color w:val="ff0000"/></w:rPr><w:t>!</w:t></w:r></w:p>'
+            '<w:p w14:paraId="00000002"><w:r><w:t>Nothing styled</w:t></w:r></w:p>')
+    blocks = DocxReviewer.from_bytes(build_docx(body)).snapshot().blocks
+    assert blocks[0].preview_runs == [
+        {"text": "Plain "},
+        {"text": "strong words", "bold": True, "italic": True, "directFormatting": True},
+        {"text": "!", "underline": True, "fontSizePt": 12.0, "color": "FF0000", "directFormatting": True},
+    ]
+    assert blocks[1].preview_runs is None and "previewRuns" not in blocks[1].to_json()

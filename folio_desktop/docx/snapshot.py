@@ -8,6 +8,7 @@ interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targete
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -16,7 +17,7 @@ from . import inline
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
 from .numbering import LabelCounter
 from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W14_PARA_ID, W_NS, W_VAL, int_attr, on_off
-from .textkit import block_text_hash, index_to_utf16, normalize, text_hash
+from .textkit import index_to_utf16, normalize, text_hash
 
 if TYPE_CHECKING:
     from .document import Document
@@ -70,22 +71,33 @@ class Block:
     direct_alignment: str | None = None
     direct_spacing: dict | None = None
     direct_indentation: dict | None = None
-    preview_runs: list[dict] | None = None
+    _preview: object = field(default=None, repr=False, compare=False)
     structural_boundaries: list[dict] | None = None
     table: TableLocation | None = None
     diagnostic: dict | None = None
 
-    @property
+    @cached_property
     def normalized_text(self) -> str:
         return normalize(self.text)
 
-    @property
+    @cached_property
     def text_hash(self) -> str:
-        return block_text_hash(self.text)
+        """hash(normalize(text)), computed on first use (hashing is the costliest part of a read)."""
+        return text_hash(self.normalized_text)
 
     @property
     def is_content(self) -> bool:
-        return bool(self.normalized_text)
+        return bool(self.text) and not self.text.isspace()
+
+    @property
+    def preview_runs(self) -> list[dict] | None:
+        """[{text, bold?, italic?, ...}] when at least one run is styled, consecutive equal runs merged."""
+        if self._preview is None:
+            return None
+        if isinstance(self._preview, tuple):
+            doc, pstyle, raw = self._preview
+            self._preview = _preview_runs(doc, pstyle, raw)
+        return self._preview or None
 
     def read_projection(self) -> dict:
         """What read tools show the model: {blockId, kind, text, blockTextHash}."""
@@ -115,14 +127,35 @@ class Block:
         return out
 
 
-@dataclass
 class Anchor:
-    id: str
-    index: int
-    text: str
-    normalized_text: str
-    text_hash: str
-    hash_occurrence_count: int = 1
+    """Where a block sits in its snapshot and what its text hashed to (spec §5.1)."""
+
+    __slots__ = ("block", "index", "_snapshot")
+
+    def __init__(self, block: Block, index: int, snapshot: Snapshot):
+        self.block = block
+        self.index = index
+        self._snapshot = snapshot
+
+    @property
+    def id(self) -> str:
+        return self.block.id
+
+    @property
+    def text(self) -> str:
+        return self.block.text
+
+    @property
+    def normalized_text(self) -> str:
+        return self.block.normalized_text
+
+    @property
+    def text_hash(self) -> str:
+        return self.block.text_hash
+
+    @property
+    def hash_occurrence_count(self) -> int:
+        return self._snapshot.hash_counts()[self.block.text_hash]
 
     def to_json(self) -> dict:
         return {
@@ -145,9 +178,20 @@ class CommentAnchor:
 @dataclass
 class Snapshot:
     blocks: list[Block]
-    anchors: dict[str, Anchor]
+    anchors: dict[str, Anchor] = field(default_factory=dict)
     comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
     block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
+    _hash_counts: dict[str, int] | None = field(default=None, repr=False)
+
+    def hash_counts(self) -> dict[str, int]:
+        """text hash -> how many targetable blocks share it."""
+        if self._hash_counts is None:
+            counts: dict[str, int] = {}
+            for anchor in self.anchors.values():
+                h = anchor.block.text_hash
+                counts[h] = counts.get(h, 0) + 1
+            self._hash_counts = counts
+        return self._hash_counts
 
     def block(self, block_id: str) -> Block | None:
         anchor = self.anchors.get(block_id)
@@ -294,8 +338,7 @@ class _Walker:
         block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc)
         if block_id in self.positional_ids:
             block.id_stability = "positional"
-        if extras["runs"]:
-            block.preview_runs = extras["runs"]
+        block._preview = extras["runs"]
         if extras["boundaries"]:
             block.structural_boundaries = extras["boundaries"]
         self.paragraph_properties(p, block)
@@ -311,15 +354,13 @@ class _Walker:
     def paragraph_text(self, p):
         """Accepted-view text plus preview runs, structural boundaries and comment quotes."""
         parts: list[str] = []
-        runs: list[dict] = []
+        runs: list[tuple[str, Any]] = []
         boundaries: list[dict] = []
         touched_comments: list[str] = []
-        styled = False
         length = 0
         pstyle_el = p.find(f"{T_PPR}/{_W}pStyle")
         pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
         active = self.active_comments
-        fmt_cache: dict[Any, dict] = {}
         for piece in inline.iter_pieces(p, self.state, self.hidden_styles):
             kind = piece.kind
             if kind == COMMENT_START:
@@ -362,25 +403,9 @@ class _Walker:
                             quote.append("\n")
                     quote.append(s)
             parts.append(s)
-            length += len(s) + (sum(1 for ch in s if ord(ch) > 0xFFFF) if not s.isascii() else 0)
-            run = piece.run
-            fmt = fmt_cache.get(run)
-            if fmt is None:
-                fmt = self.doc.run_preview_format(run, pstyle) if run is not None else {}
-                fmt_cache[run] = fmt
-            if fmt:
-                styled = True
-            if runs and runs[-1]["_fmt"] == fmt:
-                runs[-1]["text"] += s
-            else:
-                runs.append({"text": s, "_fmt": fmt})
-        preview = None
-        if styled:
-            preview = []
-            for r in runs:
-                item = {"text": r["text"]}
-                item.update(r["_fmt"])
-                preview.append(item)
+            length += len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
+            runs.append((s, piece.run))
+        preview = (self.doc, pstyle, runs) if runs else None
         return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments}
 
     def paragraph_properties(self, p, block: Block):
@@ -551,18 +576,30 @@ def _indent_json(el) -> dict:
 def build_snapshot(doc: Document, container: etree._Element, positional_ids: set[str]) -> Snapshot:
     walker = _Walker(doc, positional_ids)
     walker.container(container)
-    anchors: dict[str, Anchor] = {}
-    hash_counts: dict[str, int] = {}
+    snap = Snapshot(walker.blocks, {}, walker.comment_anchors, walker.by_paragraph)
     for index, block in enumerate(walker.blocks):
-        if block.kind == "diagnostic":
-            continue
-        norm = normalize(block.text)
-        h = text_hash(norm)
-        hash_counts[h] = hash_counts.get(h, 0) + 1
-        anchors[block.id] = Anchor(block.id, index, block.text, norm, h)
-    for anchor in anchors.values():
-        anchor.hash_occurrence_count = hash_counts[anchor.text_hash]
-    return Snapshot(walker.blocks, anchors, walker.comment_anchors, walker.by_paragraph)
+        if block.kind != "diagnostic":
+            snap.anchors[block.id] = Anchor(block, index, snap)
+    return snap
+
+
+def _preview_runs(doc: Document, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:
+    runs: list[dict] = []
+    styled = False
+    cache: dict[Any, dict] = {}
+    for text, run in raw:
+        fmt = cache.get(run)
+        if fmt is None:
+            fmt = cache[run] = doc.run_preview_format(run, pstyle) if run is not None else {}
+        if fmt:
+            styled = True
+        if runs and runs[-1][1] == fmt:
+            runs[-1][0].append(text)
+        else:
+            runs.append(([text], fmt))
+    if not styled:
+        return []
+    return [{"text": "".join(parts), **fmt} for parts, fmt in runs]
 
 
 __all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16"]

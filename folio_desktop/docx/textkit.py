@@ -7,6 +7,7 @@ points. This module is the one place that converts between them.
 from __future__ import annotations
 
 import re
+from operator import mul
 
 _WS = re.compile(r"\s+")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -18,11 +19,22 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+_MOD = 2147483647
+_POW33 = [1]  # 33**k mod (2^31 - 1), grown on demand
+
+
 def text_hash(text: str) -> str:
-    """'h' + base-36 of a djb2-style hash over code points, modulo 2^31-1."""
-    h = 5381
-    for ch in text:
-        h = (h * 33 + ord(ch)) % 2147483647
+    """'h' + base-36 of a djb2-style hash over code points, modulo 2^31-1.
+
+    The reference folds h = (h*33 + c) mod p character by character; that equals
+    5381*33^n + sum(c_i * 33^(n-1-i)) mod p, which is evaluated here with C-level map/sum
+    (hashing every block is the costliest part of a full read otherwise).
+    """
+    n = len(text)
+    pw = _POW33
+    while len(pw) <= n:
+        pw.append(pw[-1] * 33 % _MOD)
+    h = (5381 * pw[n] + sum(map(mul, map(ord, reversed(text)), pw))) % _MOD
     digits = []
     while True:
         h, r = divmod(h, 36)
