@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ooxml import MC_FALLBACK, W_NS
+from .ooxml import MC_FALLBACK, W_NS, ancestor
 
 if TYPE_CHECKING:
     from .document import Document, Story
@@ -96,15 +96,6 @@ def _run_text(el) -> str:
     return "".join(parts)
 
 
-def _ancestor(el, tag, stop):
-    anc = el.getparent()
-    while anc is not None and anc is not stop:
-        if anc.tag == tag:
-            return anc
-        anc = anc.getparent()
-    return None
-
-
 def _rev_id(el) -> int | str:
     raw = el.get(_W + "id")
     try:
@@ -117,7 +108,7 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
     by_par = snapshot.block_of_paragraph
 
     def block_of(el):
-        p = el if el.tag == T_P else _ancestor(el, T_P, None)
+        p = el if el.tag == T_P else ancestor(el, T_P, None)
         if p is None:
             first = next(el.iter(T_P), None)
             p = first
@@ -142,7 +133,7 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
         date = el.get(_W + "date")
         if kind in ("insertion", "deletion"):
             text = _run_text(el)
-            tr = _ancestor(el, T_TR, container)
+            tr = ancestor(el, T_TR, container)
             row_entry = rows.get(tr) if tr is not None else None
             if row_entry is not None and (row_entry.id == rid or (row_entry.author == author and row_entry.date == date)) \
                     and (row_entry.type == "rowInserted") == (kind == "insertion"):
@@ -156,7 +147,7 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
             entries.append(entry)
             continue
         elif kind in ("cellInserted", "cellDeleted", "cellMerged", "cellPropertiesChanged"):
-            tc = _ancestor(el, T_TC, container)
+            tc = ancestor(el, T_TC, container)
             text = "\n".join(_run_text(p) for p in tc.iter(T_P)) if tc is not None else ""
             key = (kind, rid)
             if key in cells:
@@ -167,21 +158,21 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
             entries.append(entry)
             continue
         elif kind == "sectionPropertiesChanged":
-            p = _ancestor(el, T_P, container)
+            p = ancestor(el, T_P, container)
             entry = Change(rid, kind, author, date, "", block_of(p) if p is not None else None, story_key, el)
             entries.append(entry)
             continue
         elif kind in ("tablePropertiesChanged", "rowPropertiesChanged"):
-            owner = _ancestor(el, T_TBL if kind == "tablePropertiesChanged" else T_TR, container)
+            owner = ancestor(el, T_TBL if kind == "tablePropertiesChanged" else T_TR, container)
             entries.append(Change(rid, kind, author, date, "", block_of(owner) if owner is not None else None,
                                   story_key, el))
             continue
         elif kind == "formatting":
-            run = _ancestor(el, T_R, container)
+            run = ancestor(el, T_R, container)
             text = _run_text(run) if run is not None else ""
             block_id = block_of(el)
         else:  # paragraph marks and paragraph property changes
-            p = _ancestor(el, T_P, container)
+            p = ancestor(el, T_P, container)
             block = by_par.get(p) if p is not None else None
             text = block.text if block is not None else ""
             block_id = block.id if block is not None else None

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, on_off, w
+from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, ancestor, on_off
 
 # piece kinds
 TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END = range(7)
 
 _W = "{" + W_NS + "}"
 T_R = _W + "r"
+P_TAG = _W + "p"
 T_T = _W + "t"
 T_DELTEXT = _W + "delText"
 T_TAB = _W + "tab"
@@ -233,17 +234,10 @@ def text_boxes(p: etree._Element) -> list[etree._Element]:
                 break
             anc = anc.getparent()
         if not nested:
-            visit(run) if run.tag != MC_ALTERNATE else visit(run)
+            visit(run)
     return found
 
 
 def full_text(p: etree._Element) -> str:
     """All text of a paragraph including tracked-deleted text (the paraId seed, spec §5.2)."""
-    return "".join(el.text or "" for el in p.iter(T_T, T_DELTEXT) if _owning_paragraph(el) is p)
-
-
-def _owning_paragraph(el):
-    anc = el.getparent()
-    while anc is not None and anc.tag != w("p"):
-        anc = anc.getparent()
-    return anc
+    return "".join(el.text or "" for el in p.iter(T_T, T_DELTEXT) if ancestor(el, P_TAG) is p)

@@ -58,3 +58,13 @@ def int_attr(el, name: str = W_VAL, default: int | None = None) -> int | None:
         return int(float(raw))
     except ValueError:
         return default
+
+
+def ancestor(el, tag: str, stop=None):
+    """The nearest ancestor of el with this tag, looking no higher than stop (exclusive)."""
+    anc = el.getparent()
+    while anc is not None and anc is not stop:
+        if anc.tag == tag:
+            return anc
+        anc = anc.getparent()
+    return None

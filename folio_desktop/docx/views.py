@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from . import inline
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, TAB, TEXT, StoryState
-from .ooxml import W_NS
+from .ooxml import W_NS, ancestor
 from .textkit import normalize
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
     by_par = snapshot.block_of_paragraph
     for el in container.iter(T_P, T_CSTART, T_CEND):
         if el.tag != T_P:
-            if _inside_paragraph(el, container):
+            if ancestor(el, T_P, container) is not None:
                 continue
             cid = el.get(_W + "id")
             if el.tag == T_CSTART:
@@ -113,55 +115,20 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
 
 
 def _render_segments(segments) -> str:
+    """Nest the marks comment > ins > del, each merged over adjacent equal segments."""
     parts = []
-    i = 0
-    while i < len(segments):
-        comments = segments[i][0]
-        j = i
-        while j < len(segments) and segments[j][0] == comments:
-            j += 1
-        inner = _render_ins(segments[i:j])
+    for comments, by_comment in groupby(segments, key=itemgetter(0)):
+        inner = ""
+        for ins, by_ins in groupby(by_comment, key=itemgetter(1)):
+            text = ""
+            for dele, by_del in groupby(by_ins, key=itemgetter(2)):
+                chunk = _esc("".join(seg[3] for seg in by_del))
+                text += f'<del author="{_esc(dele)}">{chunk}</del>' if dele is not None else chunk
+            inner += f'<ins author="{_esc(ins)}">{text}</ins>' if ins is not None else text
         for cid in reversed(comments):
             inner = f'<comment id="{_esc(str(cid))}">{inner}</comment>'
         parts.append(inner)
-        i = j
     return "".join(parts)
-
-
-def _render_ins(segments) -> str:
-    parts = []
-    i = 0
-    while i < len(segments):
-        ins = segments[i][1]
-        j = i
-        while j < len(segments) and segments[j][1] == ins:
-            j += 1
-        inner = "".join(
-            f'<del author="{_esc(d)}">{_esc(t)}</del>' if d is not None else _esc(t)
-            for _, _, d, t in _merge_del(segments[i:j])
-        )
-        parts.append(f'<ins author="{_esc(ins)}">{inner}</ins>' if ins is not None else inner)
-        i = j
-    return "".join(parts)
-
-
-def _merge_del(segments):
-    out = []
-    for seg in segments:
-        if out and out[-1][2] == seg[2]:
-            out[-1] = (*out[-1][:3], out[-1][3] + seg[3])
-        else:
-            out.append(seg)
-    return out
-
-
-def _inside_paragraph(el, stop) -> bool:
-    anc = el.getparent()
-    while anc is not None and anc is not stop:
-        if anc.tag == T_P:
-            return True
-        anc = anc.getparent()
-    return False
 
 
 def story_plain_text(doc: Document, story: Story) -> str:
