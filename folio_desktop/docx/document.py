@@ -86,6 +86,7 @@ class Document:
             for sid, st in self.styles.by_id.items()
             if st.type == "character" and self.styles.run_flag(sid, "vanish") is True
         )
+        self.version = 0  # bumped by every change to the document (edits, accepts, comments, undo)
         self.positional_ids: set[str] = set()
         self._stamped: set[str] = set()
         self.ensure_para_ids(self.main_part, self.root)
@@ -205,9 +206,22 @@ class Document:
         return build_snapshot(self, self.story_container(story), self.positional_ids)
 
     def invalidate(self) -> None:
-        """Forget derived views after an edit."""
+        """Forget derived views after an edit, and count the change."""
         self._snapshot = None
         self._stories = None
+        self.version += 1
+
+    def reload_numbering(self) -> None:
+        self.numbering = Numbering(self._related_xml("numbering"), self.styles)
+
+    def reload(self) -> None:
+        """Re-read the main part, styles and numbering after the package trees were restored."""
+        self.root = self.package.xml(self.main_part)
+        self.body = self.root.find(W_BODY)
+        self.styles = Styles(self._related_xml("styles"))
+        self.reload_numbering()
+        self._format_cache = {}
+        self.invalidate()
 
     # -- run formatting for previews ------------------------------------------------------------
 

@@ -87,6 +87,7 @@ class Piece:
     dele: etree._Element | None
     hidden: bool = False
     extra: str | None = None  # comment id, break clear value, or note type
+    node: etree._Element | None = None  # the w:t / w:tab / w:br / note reference element itself
 
 
 def run_is_hidden(run: etree._Element, hidden_styles: frozenset[str]) -> bool:
@@ -140,7 +141,7 @@ def _walk(parent, state, hidden_styles, ins, dele) -> Iterator[Piece]:
                 yield from _walk(branch, state, hidden_styles, ins, dele)
         elif tag == M_T:
             if not state.fields or not state.in_field_code():
-                yield Piece(TEXT, child.text or "", None, ins, dele)
+                yield Piece(TEXT, child.text or "", None, ins, dele, node=child)
         elif isinstance(tag, str) and tag.startswith("{http://schemas.openxmlformats.org/officeDocument/2006/math}"):
             yield from _walk(child, state, hidden_styles, ins, dele)
 
@@ -154,7 +155,7 @@ def _run(run, state, hidden_styles, ins, dele) -> Iterator[Piece]:
                 continue
             text = child.text
             if text:
-                yield Piece(TEXT, text, run, ins, dele, hidden)
+                yield Piece(TEXT, text, run, ins, dele, hidden, node=child)
         elif tag == T_FLDCHAR:
             kind = child.get(T_FLDCHAR_TYPE)
             if kind == "begin":
@@ -168,31 +169,32 @@ def _run(run, state, hidden_styles, ins, dele) -> Iterator[Piece]:
         elif state.fields and state.in_field_code():
             continue
         elif tag == T_TAB or tag == T_PTAB:
-            yield Piece(TAB, "\t", run, ins, dele, hidden)
+            yield Piece(TAB, "\t", run, ins, dele, hidden, node=child)
         elif tag == T_BR:
             btype = child.get(_W + "type")
             if btype == "page" or btype == "column":
-                yield Piece(PAGE_BREAK, "", run, ins, dele, hidden, extra=btype)
+                yield Piece(PAGE_BREAK, "", run, ins, dele, hidden, extra=btype, node=child)
             else:
-                yield Piece(BREAK, "\n", run, ins, dele, hidden, extra=child.get(_W + "clear"))
+                yield Piece(BREAK, "\n", run, ins, dele, hidden, extra=child.get(_W + "clear"), node=child)
         elif tag == T_CR:
-            yield Piece(BREAK, "\n", run, ins, dele, hidden)
+            yield Piece(BREAK, "\n", run, ins, dele, hidden, node=child)
         elif tag == T_NBH:
-            yield Piece(TEXT, "-", run, ins, dele, hidden)
+            yield Piece(TEXT, "-", run, ins, dele, hidden, node=child)
         elif tag == T_SYM:
             code = child.get(_W + "char")
             if code:
                 try:
                     from .numbering import bullet_glyph
 
-                    yield Piece(TEXT, bullet_glyph(chr(int(code, 16)), child.get(_W + "font")), run, ins, dele, hidden)
+                    yield Piece(TEXT, bullet_glyph(chr(int(code, 16)), child.get(_W + "font")), run, ins, dele, hidden,
+                                node=child)
                 except ValueError:
                     pass
         elif tag == T_FOOTNOTE_REF or tag == T_ENDNOTE_REF:
             if tag == T_FOOTNOTE_REF:
-                yield Piece(NOTE, "", run, ins, dele, hidden, extra="footnote")
+                yield Piece(NOTE, "", run, ins, dele, hidden, extra="footnote", node=child)
             else:
-                yield Piece(NOTE, "", run, ins, dele, hidden, extra="endnote")
+                yield Piece(NOTE, "", run, ins, dele, hidden, extra="endnote", node=child)
         elif tag == MC_ALTERNATE:
             branch = child.find(MC_CHOICE)
             if branch is None:

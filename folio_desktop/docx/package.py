@@ -19,6 +19,7 @@ access off, and a part that declares a DTD at all is refused (OOXML never needs 
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 import posixpath
@@ -259,8 +260,69 @@ class Package:
     def mark_dirty(self, name: str) -> None:
         self.dirty.add(self.canonical_name(name))
 
-    def add_part(self, name: str, data: bytes) -> None:
-        self.added[name] = data
+    def add_part(self, name: str, data: bytes | etree._Element, content_type: str) -> None:
+        """Add a new part (bytes, or an XML tree that is serialized on save) with its content type."""
+        if isinstance(data, bytes):
+            self.added[name] = data
+        else:
+            self.added[name] = b""
+            self._trees[name] = data
+            self.dirty.add(name)
+        ct_root = self.xml("[Content_Types].xml")
+        override = etree.SubElement(ct_root, f"{{{CT_NS}}}Override")
+        override.set("PartName", "/" + name)
+        override.set("ContentType", content_type)
+        self.mark_dirty("[Content_Types].xml")
+
+    def add_relationship(self, source_part: str, rel_type: str, target_part: str) -> str:
+        """Relate source_part to target_part; returns the new relationship id."""
+        rels_part = "_rels/.rels" if source_part == "" else rels_name_for(source_part)
+        if not self.has_part(rels_part):
+            root = etree.Element(f"{{{REL_NS}}}Relationships", nsmap={None: REL_NS})
+            self.added[rels_part] = b""
+            self._trees[rels_part] = root
+            self.dirty.add(rels_part)
+        root = self.xml(rels_part)
+        taken = {el.get("Id") for el in root}
+        n = len(taken) + 1
+        while f"rId{n}" in taken:
+            n += 1
+        rid = f"rId{n}"
+        el = etree.SubElement(root, f"{{{REL_NS}}}Relationship")
+        el.set("Id", rid)
+        el.set("Type", rel_type)
+        base = posixpath.dirname(source_part)
+        el.set("Target", posixpath.relpath(target_part, base) if base else target_part)
+        self.mark_dirty(rels_part)
+        self._rels.pop(source_part, None)
+        return rid
+
+    # -- checkpoints (undo, atomic batches, dry runs) ----------------------------------------------
+
+    def checkpoint(self, names: list[str]) -> dict:
+        """Deep copies of the named parts' trees and the bookkeeping, for restore()."""
+        trees = {}
+        for name in names:
+            key = self.canonical_name(name)
+            if key in self._trees:
+                trees[key] = copy.deepcopy(self._trees[key])
+        return {"trees": trees, "dirty": set(self.dirty), "added": dict(self.added),
+                "content_types": copy.deepcopy(self._trees.get("[Content_Types].xml")),
+                "rels_trees": {k: copy.deepcopy(v) for k, v in self._trees.items() if k.endswith(".rels")}}
+
+    def restore(self, state: dict) -> None:
+        for name in list(self._trees):
+            if name in self.added and name not in state["added"]:
+                del self._trees[name]
+        for name, tree in state["trees"].items():
+            self._trees[name] = tree
+        for name, tree in state["rels_trees"].items():
+            self._trees[name] = tree
+        if state["content_types"] is not None:
+            self._trees["[Content_Types].xml"] = state["content_types"]
+        self.added = dict(state["added"])
+        self.dirty = set(state["dirty"])
+        self._rels.clear()
 
     # -- relationships -----------------------------------------------------------------------
 
@@ -339,27 +401,24 @@ class Package:
         with zipfile.ZipFile(out, "w") as zout:
             for info in self.entries:
                 name = info.filename
-                if info.is_dir():
-                    data = b""
-                elif name in self.dirty and name in self._trees:
-                    data = serialize_xml(self._trees[name])
-                elif name in self.added:
-                    data = self.added[name]
-                else:
-                    data = self.read(name)
                 zinfo = zipfile.ZipInfo(name, date_time=info.date_time)
                 zinfo.compress_type = info.compress_type
                 zinfo.external_attr = info.external_attr
                 zinfo.create_system = info.create_system
                 zinfo.comment = info.comment
-                zout.writestr(zinfo, data)
-            known = {i.filename.lower() for i in self.infos}
-            for name, data in self.added.items():
+                zout.writestr(zinfo, b"" if info.is_dir() else self._bytes_for(name))
+            known = {i.filename.lower() for i in self.entries}
+            for name in self.added:
                 if name.lower() not in known:
                     zinfo = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
                     zinfo.compress_type = zipfile.ZIP_DEFLATED
-                    zout.writestr(zinfo, data)
+                    zout.writestr(zinfo, self._bytes_for(name))
         return out.getvalue()
+
+    def _bytes_for(self, name: str) -> bytes:
+        if name in self.dirty and name in self._trees:
+            return serialize_xml(self._trees[name])
+        return self.read(name)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:

@@ -24,6 +24,7 @@ class DocxReviewer:
                  source_bytes: bytes | None = None):
         self.document = document
         self.author = author
+        self._engine = None
         self.source_path = source_path
         self._source_digest = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
 
@@ -152,6 +153,31 @@ class DocxReviewer:
         if type is not None:
             out = [c for c in out if c.type == type]
         return out
+
+    # -- editing ------------------------------------------------------------------------------------
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from .operations import OperationEngine
+
+            self._engine = OperationEngine(self.document, self.author)
+        return self._engine
+
+    def apply_document_operations(self, batch: dict, *, snapshot: Snapshot | None = None) -> dict:
+        """Apply a document-operation batch (spec §3); returns the result envelope (§3.9).
+
+        Raises InvalidDocumentOperationBatchError / UnsupportedDocumentOperationVersionError for a
+        batch that breaks the contract, OperationIdConflictError for a reused id with new content."""
+        return self.engine.apply(batch, snapshot=snapshot)
+
+    def undo_document_operations(self, handle) -> dict:
+        return self.engine.undo(handle)
+
+    def capabilities(self) -> dict:
+        from .contract import capabilities
+
+        return capabilities()
 
     # -- saving ------------------------------------------------------------------------------------
 
