@@ -104,10 +104,11 @@ class OperationEngine:
         atomic = parsed.get("atomic", False)
         dry_run = parsed.get("dryRun", False)
         ops = [dict(op) for op in parsed["operations"]]
+        named = {i for i, op in enumerate(ops) if "id" in op}  # only caller ids are remembered for replays
         for i, op in enumerate(ops):
             op.setdefault("id", f"op-{i + 1}")
 
-        replayed, fresh = self._split_replays(ops)
+        replayed = self._replays(ops, named)
         doc = self.doc
         current = doc.snapshot()
         skipped: dict[int, tuple[str, str | None]] = {}
@@ -213,7 +214,8 @@ class OperationEngine:
             result["undoHandle"] = {"type": "documentOperationUndo", "id": handle}
             result["nextRevisionId"] = stamp.cursor[0] + 1
             for i in applied:
-                self.registry[ops[i]["id"]] = (_fingerprint(ops[i]), receipts[_receipt_position(receipts, i)])
+                if i in named:
+                    self.registry[ops[i]["id"]] = (_fingerprint(ops[i]), receipts[_receipt_position(receipts, i)])
         return result
 
     def undo(self, handle) -> dict:
@@ -234,10 +236,10 @@ class OperationEngine:
 
     # -- resolution --------------------------------------------------------------------------------
 
-    def _split_replays(self, ops: list[dict]) -> tuple[set[int], list[int]]:
+    def _replays(self, ops: list[dict], named: set[int]) -> set[int]:
         replayed = set()
         for i, op in enumerate(ops):
-            known = self.registry.get(op["id"])
+            known = self.registry.get(op["id"]) if i in named else None
             if known is None:
                 continue
             if known[0] != _fingerprint(op):
@@ -245,7 +247,7 @@ class OperationEngine:
                     f'Operation id "{op["id"]}" was already applied to this document with different content; '
                     "give a new operation a new id.")
             replayed.add(i)
-        return replayed, [i for i in range(len(ops)) if i not in replayed]
+        return replayed
 
     def _resolve(self, i: int, op: dict, mode: str, current: Snapshot, built_against: Snapshot | None) -> _Planned:
         t = op["type"]
