@@ -15,6 +15,7 @@ from .numbering import Numbering
 from .ooxml import (
     MC_FALLBACK,
     STRICT_W_NS,
+    W14_NS,
     W14_PARA_ID,
     W14_TEXT_ID,
     W_BODY,
@@ -29,6 +30,7 @@ from .package import Package
 from .snapshot import Snapshot, build_snapshot
 from .styles import Styles
 from .textkit import deterministic_para_id
+from .xmlns import declare_ignorable_namespace
 
 NOTE_SEPARATOR_TYPES = ("separator", "continuationSeparator", "continuationNotice")
 _FORMAT_TOGGLES = (("b", "bold"), ("i", "italic"), ("strike", "strike"))
@@ -122,6 +124,10 @@ class Document:
         paragraphs = [p for p in root.iter(W_P) if p not in fallback]
         existing = {p.get(W14_PARA_ID) for p in paragraphs}
         claimed: set[str] = set()
+        if any(not p.get(W14_PARA_ID) for p in paragraphs) or len(existing) < len(paragraphs):
+            # declare w14 (and list it as ignorable) before stamping, so an edited part serializes
+            # with one clean declaration; an unedited part is never written, so nothing changes
+            declare_ignorable_namespace(root, W14_NS, "w14")
         for ordinal, p in enumerate(paragraphs, start=1):
             pid = p.get(W14_PARA_ID)
             if pid and pid not in claimed and not pid.startswith(("seq-", "blank-")):

@@ -1,0 +1,421 @@
+"""Accept or reject pending tracked changes in every story (spec §7.2).
+
+One pass per story container, in phases, because resolutions interact:
+
+1. property changes (rPrChange, pPrChange, ...): they only rewrite a property element;
+2. content wrappers (w:ins / w:del / moves around runs or blocks) and move range markers;
+3. table structure (tracked rows and cells), then tables left without rows;
+4. paragraph marks, in document order, so that a chain of joined paragraphs folds into the last one;
+5. repairs: a cell, body, header or note that lost its last paragraph gets an empty one.
+
+Text boxes are stored twice (mc:Choice and a VML mc:Fallback copy) with different revision ids;
+resolving a Choice revision also resolves its twin in the Fallback so both copies stay alike.
+Content that is removed gives up its comment and bookmark markers to the spot where it stood,
+so comments stay anchored.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from .changes import REVISION_TAGS, census
+from .ooxml import (
+    MC_ALTERNATE,
+    MC_CHOICE,
+    MC_FALLBACK,
+    MC_NS,
+    W14_NS,
+    W14_PARA_ID,
+    W_ID,
+    W_NS,
+    W_P,
+    W_PPR,
+    W_RPR,
+    W_TBL,
+    W_TC,
+    W_TR,
+    W_VAL,
+    w,
+)
+
+if TYPE_CHECKING:
+    from .document import Document
+
+INSERTED = (w("ins"), w("moveTo"))
+DELETED = (w("del"), w("moveFrom"))
+MOVE_RANGES = tuple(w(t) for t in ("moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
+CELL_MARKS = (w("cellIns"), w("cellDel"), w("cellMerge"))
+PROPERTY_CHANGES = tuple(w(t) for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "tblGridChange",
+                                        "trPrChange", "tblPrExChange", "tcPrChange"))
+# markers that must outlive the content they sit in (comment anchors, bookmarks)
+ANCHORS = tuple(w(t) for t in ("commentRangeStart", "commentRangeEnd", "bookmarkStart", "bookmarkEnd"))
+# point markup that may stand between two paragraphs without separating them
+BETWEEN = ANCHORS + MOVE_RANGES + tuple(w(t) for t in ("proofErr", "permStart", "permEnd"))
+# containers whose last block must be a paragraph
+BLOCK_CONTAINERS = tuple(w(t) for t in ("body", "tc", "hdr", "ftr", "footnote", "endnote", "txbxContent", "comment"))
+_NS = {"w": W_NS, "mc": MC_NS}
+TCPR_ORDER = tuple(w(t) for t in ("cnfStyle", "tcW", "gridSpan", "hMerge", "vMerge", "tcBorders", "shd", "noWrap",
+                                  "tcMar", "textDirection", "tcFitText", "vAlign", "hideMark", "headers",
+                                  "cellIns", "cellDel", "cellMerge", "tcPrChange"))
+
+
+def accept_changes(doc: Document, ids: set[int] | None = None) -> int:
+    """Accept the changes with these revision ids (all when None); returns the census entries resolved."""
+    return _resolve(doc, ids, accept=True)
+
+
+def reject_changes(doc: Document, ids: set[int] | None = None) -> int:
+    """Reject the changes with these revision ids (all when None); returns the census entries resolved."""
+    return _resolve(doc, ids, accept=False)
+
+
+def _resolve(doc: Document, ids: set[int] | None, accept: bool) -> int:
+    resolved = 0
+    work = []
+    for story in doc.stories():
+        container = doc.story_container(story)
+        entries = census(doc, story, doc.snapshot_story(story), container)
+        resolved += sum(1 for c in entries if ids is None or c.id in ids)
+        work.append((story.part, container))
+    changed = {part for part, container in work if _Resolver(container, ids, accept).run()}
+    for part in changed:
+        _para_ids_ignorable(doc.package.xml(part))
+        doc.package.mark_dirty(part)
+    doc.invalidate()
+    return resolved
+
+
+def _para_ids_ignorable(root) -> None:
+    """The reader stamps w14:paraId on every paragraph in memory; a part written from a pre-2010
+    document must then declare w14 and list it in mc:Ignorable, or consumers that validate (and
+    Word 2007) refuse the attribute."""
+    if not any(el.get(W14_PARA_ID) is not None for el in root.iter(W_P)):
+        return
+    declared = {ns: prefix for prefix, ns in root.nsmap.items() if prefix}
+    missing = {p: ns for p, ns in (("w14", W14_NS), ("mc", MC_NS)) if ns not in declared}
+    if missing:
+        # hoist the per-element declarations lxml made to the root; keep every existing prefix,
+        # since mc:Ignorable and mc:Choice/@Requires name prefixes in attribute values
+        etree.cleanup_namespaces(root, top_nsmap=missing, keep_ns_prefixes=[p for p in root.nsmap if p])
+        declared = {ns: prefix for prefix, ns in root.nsmap.items() if prefix}
+    ignorable = (root.get(f"{{{MC_NS}}}Ignorable") or "").split()
+    if declared[W14_NS] not in ignorable:
+        root.set(f"{{{MC_NS}}}Ignorable", " ".join([*ignorable, declared[W14_NS]]))
+
+
+def _rev_id(el) -> int | None:
+    try:
+        return int(el.get(W_ID))
+    except (TypeError, ValueError):
+        return None
+
+
+def _in_fallback(el) -> bool:
+    return any(a.tag == MC_FALLBACK for a in el.iterancestors())
+
+
+def _branch_revisions(branch) -> list:
+    """Revision elements of one mc branch, not counting those in a nested Fallback."""
+    return [el for el in branch.iter(*REVISION_TAGS, *MOVE_RANGES)
+            if not any(a.tag == MC_FALLBACK for a in _ancestors_below(el, branch))]
+
+
+def _ancestors_below(el, top):
+    anc = el.getparent()
+    while anc is not None and anc is not top:
+        yield anc
+        anc = anc.getparent()
+
+
+class _Resolver:
+    def __init__(self, container, ids: set[int] | None, accept: bool):
+        self.container = container
+        self.accept = accept
+        self.root = container.getroottree().getroot()
+        self.repair: list = []  # containers that lost block content
+        self.targets = self._select(ids)
+
+    # -- which elements ------------------------------------------------------------------------
+
+    def _select(self, ids):
+        every = list(self.container.iter(*REVISION_TAGS, *MOVE_RANGES))
+        if ids is None:
+            return every
+        chosen = {el for el in every if _rev_id(el) in ids}
+        for alt in self.container.iter(MC_ALTERNATE):
+            choice, fallback = alt.find(MC_CHOICE), alt.find(MC_FALLBACK)
+            if choice is None or fallback is None:
+                continue
+            a, b = _branch_revisions(choice), _branch_revisions(fallback)
+            # the VML copy renumbers its revisions; pair them by position when the shapes agree
+            if [el.tag for el in a] == [el.tag for el in b]:
+                chosen.update(twin for el, twin in zip(a, b) if el in chosen)
+        for el in list(chosen):
+            if el.tag in (w("ins"), w("del")) and el.getparent().tag == w("trPr"):
+                chosen.update(self._folded_into_row(el))
+        return [el for el in every if el in chosen]
+
+    @staticmethod
+    def _folded_into_row(mark) -> list:
+        """Run marks the census folds into a tracked row: same side, same id or same author and date."""
+        row = mark.getparent().getparent()
+        side = INSERTED if mark.tag == w("ins") else DELETED
+        out = []
+        for el in row.iter(*side):
+            if el.getparent().tag == W_RPR:
+                continue
+            nearest = next(a for a in el.iterancestors(W_TR))
+            same = el.get(W_ID) == mark.get(W_ID) or (
+                el.get(w("author")) == mark.get(w("author")) and el.get(w("date")) == mark.get(w("date")))
+            if nearest is row and same:
+                out.append(el)
+        return out
+
+    def _attached(self, el) -> bool:
+        """Still in the part? (A removed lxml element keeps its document, so look up, not at the tree.)"""
+        top = el
+        while top.getparent() is not None:
+            top = top.getparent()
+        return top is self.root
+
+    # -- phases --------------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        if not self.targets:
+            return False
+        marks, structure = [], []
+        for el in self.targets:
+            if el.tag in PROPERTY_CHANGES:
+                self._property_change(el)
+        for el in self.targets:
+            if el.tag in PROPERTY_CHANGES or not self._attached(el):
+                continue
+            parent = el.getparent()
+            if el.tag in MOVE_RANGES:
+                parent.remove(el)
+            elif el.tag in CELL_MARKS or parent.tag == w("trPr"):
+                structure.append(el)
+            elif el.tag in INSERTED + DELETED:
+                if parent.tag == W_RPR and parent.getparent() is not None and parent.getparent().tag == W_PPR:
+                    marks.append(el)
+                else:
+                    self._content(el)
+        for el in structure:
+            if self._attached(el):
+                self._structure(el)
+        for el in marks:
+            if self._attached(el):
+                self._paragraph_mark(el)
+        for box in self.repair:
+            if self._attached(box):
+                _ensure_last_paragraph(box)
+        return True
+
+    def _property_change(self, el) -> None:
+        """Accept: forget the old properties. Reject: the owner's properties become the old ones."""
+        owner = el.getparent()
+        if self.accept:
+            owner.remove(el)
+            return
+        old = el.find(owner.tag)  # the old property set is stored under the owner's own tag
+        if el.tag == w("sectPrChange") and old is None:
+            owner.remove(el)  # no record of the old section properties: nothing to restore
+            return
+        old_children = list(old) if old is not None else []
+        tag = el.tag
+        if tag == w("pPrChange"):
+            keep_after = [c for c in owner if c.tag in (W_RPR, w("sectPr"))]
+            owner[:] = old_children + keep_after
+        elif tag == w("rPrChange"):
+            # a paragraph mark's own ins/del markers are not properties: they stay, first (CT_ParaRPr)
+            keep_before = [c for c in owner if c.tag in INSERTED + DELETED]
+            owner[:] = keep_before + [c for c in old_children if c.tag not in INSERTED + DELETED]
+        elif tag == w("sectPrChange"):
+            keep_before = [c for c in owner if c.tag in (w("headerReference"), w("footerReference"))]
+            owner[:] = keep_before + old_children
+        elif tag == w("trPrChange"):
+            keep_after = [c for c in owner if c.tag in (w("ins"), w("del"))]
+            owner[:] = old_children + keep_after
+        elif tag == w("tcPrChange"):
+            keep_after = [c for c in owner if c.tag in CELL_MARKS]
+            owner[:] = [c for c in old_children if c.tag not in CELL_MARKS] + keep_after
+        else:  # tblPrChange, tblGridChange, tblPrExChange: the old set is the whole content
+            owner[:] = old_children
+
+    def _content(self, el) -> None:
+        """A revision wrapper around content, or a stray marker in rPr / tcPr / numPr."""
+        parent = el.getparent()
+        inserted = el.tag in INSERTED
+        if parent.tag in (W_RPR, w("tcPr")):
+            parent.remove(el)  # run-level marks: the wrapping w:ins / w:del carries the change
+        elif parent.tag == w("numPr"):
+            # numbering added to a paragraph: rejecting takes the numbering away
+            if inserted and not self.accept:
+                parent.getparent().remove(parent)
+            else:
+                parent.remove(el)
+        elif inserted == self.accept:
+            self._unwrap(el, restore_text=not inserted)
+        else:
+            self._remove(el)
+
+    def _structure(self, el) -> None:
+        parent = el.getparent()
+        if el.tag == w("cellMerge"):
+            if self.accept:
+                _set_vmerge(parent, el.get(w("vMerge")))
+            parent.remove(el)
+            return
+        inserted = el.tag in (w("ins"), w("cellIns"))
+        if inserted == self.accept:
+            parent.remove(el)  # the row or cell stays; only the marker goes
+            return
+        if el.tag in CELL_MARKS:
+            tc = parent.getparent()
+            tr = next(tc.iterancestors(W_TR))
+            self._remove(tc)
+            if next(tr.iter(W_TC), None) is None:
+                self._remove_row(tr)
+        else:
+            self._remove_row(parent.getparent())
+
+    def _remove_row(self, tr) -> None:
+        tbl = next(tr.iterancestors(W_TBL))
+        self._remove(tr)
+        if next(tbl.iter(W_TR), None) is None:
+            self._remove(tbl)
+
+    def _paragraph_mark(self, el) -> None:
+        """A tracked paragraph mark. When the mark goes away the paragraph joins the next one."""
+        ppr = el.getparent().getparent()
+        p = ppr.getparent()
+        el.getparent().remove(el)
+        if (el.tag in INSERTED) == self.accept:
+            return
+        between, nxt = [], p.getnext()
+        while nxt is not None and (not isinstance(nxt.tag, str) or nxt.tag in BETWEEN):
+            between.append(nxt)
+            nxt = nxt.getnext()
+        if nxt is None or nxt.tag != W_P:
+            return  # nothing to join with (end of the container, or a table follows)
+        moving = [c for c in p if c is not ppr] + between
+        target_ppr = nxt.find(W_PPR)
+        at = 0 if target_ppr is None else nxt.index(target_ppr) + 1
+        for offset, child in enumerate(moving):
+            nxt.insert(at + offset, child)
+        p.getparent().remove(p)
+
+    # -- tree surgery --------------------------------------------------------------------------
+
+    def _unwrap(self, el, restore_text: bool) -> None:
+        """Keep the children in place; a rejected deletion's text becomes ordinary text again."""
+        if restore_text:
+            for node in list(el.iter(w("delText"), w("delInstrText"))):
+                owner = next(node.iterancestors(*DELETED), None)
+                if owner is el:  # text under a nested, still pending deletion stays deleted
+                    node.tag = w("t") if node.tag == w("delText") else w("instrText")
+        parent = el.getparent()
+        at = parent.index(el)
+        for offset, child in enumerate(list(el)):
+            parent.insert(at + offset, child)
+        parent.remove(el)
+
+    def _remove(self, el) -> None:
+        """Remove el with its content, leaving its comment and bookmark markers where it stood."""
+        parent = el.getparent()
+        scope = _scope(parent)
+        inline = scope is not None and scope.tag == W_P
+        if not _in_fallback(el):  # the Fallback copy's markers duplicate the Choice's
+            for marker in list(el.iter(*ANCHORS)):
+                marker.tail = None
+                el.addprevious(marker)
+            for ref in list(el.iter(w("commentReference"))):
+                self._rehome_reference(el, ref, inline)
+        parent.remove(el)
+        if scope is not None and scope.tag in BLOCK_CONTAINERS and scope not in self.repair:
+            self.repair.append(scope)
+
+    def _rehome_reference(self, removed, ref, inline: bool) -> None:
+        """A comment's reference mark keeps living in a run of its own, near the removed content."""
+        run = etree.Element(w("r"))
+        old_run = ref.getparent()
+        style = old_run.find(f"{W_RPR}/{w('rStyle')}") if old_run is not None else None
+        if style is not None:
+            etree.SubElement(run, W_RPR).append(copy.deepcopy(style))
+        ref.tail = None
+        run.append(ref)
+        if inline:
+            removed.addprevious(run)
+            return
+        # a block went: the mark goes to the end of the paragraph before it (or the start of the next)
+        for axis, at_end in (("preceding", True), ("following", False)):
+            for host in removed.xpath(f"{axis}::w:p[not(ancestor::mc:Fallback)]", namespaces=_NS):
+                if self.container in host.iterancestors() and removed not in host.iterancestors():
+                    if at_end:
+                        host.append(run)
+                    else:
+                        ppr = host.find(W_PPR)
+                        host.insert(0 if ppr is None else host.index(ppr) + 1, run)
+                    return
+
+
+def _scope(el):
+    """The paragraph, row, table or block container that el is (or stands in)."""
+    stops = (W_P, W_TR, W_TBL) + BLOCK_CONTAINERS
+    if el.tag in stops:
+        return el
+    return next(el.iterancestors(*stops), None)
+
+
+def _set_vmerge(tcpr, value: str | None) -> None:
+    """Accepting a tracked vertical merge: rest(art) starts the merged cell, cont(inue) joins it."""
+    if value not in ("rest", "cont"):
+        return
+    vmerge = tcpr.find(w("vMerge"))
+    if vmerge is None:
+        vmerge = etree.Element(w("vMerge"))
+        rank = TCPR_ORDER.index(vmerge.tag)
+        later = next((c for c in tcpr if c.tag in TCPR_ORDER and TCPR_ORDER.index(c.tag) > rank), None)
+        if later is not None:
+            later.addprevious(vmerge)
+        else:
+            tcpr.append(vmerge)
+    if value == "rest":
+        vmerge.set(W_VAL, "restart")
+    else:
+        vmerge.attrib.pop(W_VAL, None)  # an absent value means continue
+
+
+def _ends_with_paragraph(el) -> bool:
+    """Does this block (or wrapper of blocks) end with a paragraph?"""
+    for child in reversed(el):
+        tag = child.tag
+        if not isinstance(tag, str) or tag in BETWEEN or tag in (w("sectPr"), w("tcPr")):
+            continue
+        if tag == W_P:
+            return True
+        if tag == w("sdt"):
+            content = child.find(w("sdtContent"))
+            return content is not None and _ends_with_paragraph(content)
+        if tag in (w("customXml"),) + INSERTED + DELETED:
+            return _ends_with_paragraph(child)
+        return False
+    return False
+
+
+def _ensure_last_paragraph(box) -> None:
+    """Word needs a paragraph to close every cell, body, header, footer, note and text box."""
+    if _ends_with_paragraph(box):
+        return
+    p = etree.Element(W_P)
+    sect = box.find(w("sectPr")) if box.tag == w("body") else None
+    if sect is not None:
+        sect.addprevious(p)
+    else:
+        box.append(p)
+
+
+__all__ = ["accept_changes", "reject_changes"]
