@@ -124,10 +124,7 @@ class Document:
         paragraphs = [p for p in root.iter(W_P) if p not in fallback]
         existing = {p.get(W14_PARA_ID) for p in paragraphs}
         claimed: set[str] = set()
-        if any(not p.get(W14_PARA_ID) for p in paragraphs) or len(existing) < len(paragraphs):
-            # declare w14 (and list it as ignorable) before stamping, so an edited part serializes
-            # with one clean declaration; an unedited part is never written, so nothing changes
-            declare_ignorable_namespace(root, W14_NS, "w14")
+        stamped = False
         for ordinal, p in enumerate(paragraphs, start=1):
             pid = p.get(W14_PARA_ID)
             if pid and pid not in claimed and not pid.startswith(("seq-", "blank-")):
@@ -143,6 +140,11 @@ class Document:
             p.set(W14_TEXT_ID, candidate)
             claimed.add(candidate)
             self.positional_ids.add(candidate)
+            stamped = True
+        if stamped and W14_NS not in root.nsmap.values():
+            # declare w14 once on the root (and list it as ignorable) so an edited part serializes
+            # cleanly; an unedited part is never written, so opening and saving changes nothing
+            declare_ignorable_namespace(root, W14_NS, "w14")
 
     # -- stories --------------------------------------------------------------------------------
 
