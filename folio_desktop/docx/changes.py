@@ -92,7 +92,11 @@ def classify(el) -> str | None:
 def _run_text(el) -> str:
     parts = []
     for node in el.iter(T_T, T_DELTEXT, T_TAB):
-        parts.append("\t" if node.tag == T_TAB else (node.text or ""))
+        if node.tag == T_TAB:
+            if node.getparent().tag != _W + "tabs":  # a tab stop definition, not a tab character
+                parts.append("\t")
+        else:
+            parts.append(node.text or "")
     return "".join(parts)
 
 

@@ -145,6 +145,9 @@ class CommentStore:
         seed = default_id_seed() if id_seed is None else id_seed
         self._cursor = min(max(seed, 0), MAX_COMMENT_ID)
         self._allocated: set[int] = set()
+        # the id scans read every story; a store lives for one batch, so they are done once
+        self._ids_cache: set[int] | None = None
+        self._para_cache: set[str] | None = None
 
     # -- ids --------------------------------------------------------------------------------------
 
@@ -166,6 +169,11 @@ class CommentStore:
                 return candidate
 
     def _ids_in_use(self) -> set[int]:
+        if self._ids_cache is None:
+            self._ids_cache = self._scan_ids()
+        return self._ids_cache
+
+    def _scan_ids(self) -> set[int]:
         used: set[int] = set()
         comments = self._comments_root(create=False)
         if comments is not None:
@@ -182,7 +190,12 @@ class CommentStore:
 
     def _used_para_ids(self) -> set[str]:
         """Every w14:paraId of the package (stories stamped first, as the reader would) and every
-        paraId the comment side parts mention."""
+        paraId the comment side parts mention. Callers add the ids they mint to this same set."""
+        if self._para_cache is None:
+            self._para_cache = self._scan_para_ids()
+        return self._para_cache
+
+    def _scan_para_ids(self) -> set[str]:
         pkg = self.package
         for part, root in self._stories():
             self.doc.ensure_para_ids(part, root)

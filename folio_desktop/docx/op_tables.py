@@ -12,7 +12,7 @@ from lxml import etree
 
 from .editing import EditError, ParagraphView, make_runs
 from .ooxml import W_NS, W_PPR, W_VAL, int_attr
-from .op_context import OpContext, mark_paragraph, new_paragraph, outer_table
+from .op_context import OpContext, is_last_paragraph, mark_paragraph, new_paragraph, outer_table
 from .snapshot import _row_cells, _rows
 
 _W = "{" + W_NS + "}"
@@ -142,6 +142,9 @@ def _cell_paragraphs(ctx: OpContext, text: str, template_p: etree._Element | Non
                 for run in runs:
                     p.append(run)
         out.append(p)
+    if ctx.tracked:  # a cell's inner paragraph marks are new too (its last mark comes with the row)
+        for p in out[:-1]:
+            mark_paragraph(ctx, p, "ins")
     return out
 
 
@@ -180,11 +183,15 @@ def _mark_row(ctx: OpContext, tr, tag: str) -> None:
         trpr.append(mark)
 
 
-def _delete_cell_text(ctx: OpContext, container) -> None:
+def _delete_cell_text(ctx: OpContext, container, marks: bool = False) -> None:
+    """Delete every paragraph's text; with marks, also every paragraph mark but each cell's last
+    (LibreOffice keeps a row deletion only when the row's inner marks are deleted too)."""
     for p in list(container.iter(T_P)):
         view = ParagraphView(p, ctx.doc.hidden_character_styles)
         if view.text:
             view.delete(0, len(view.text), ctx.run_stamp(), allow_notes=True)
+        if marks and ctx.tracked and _nearest(p, T_TC) is not None and not is_last_paragraph(p):
+            mark_paragraph(ctx, p, "del")
 
 
 def _text_width(ctx: OpContext) -> int:
@@ -289,7 +296,7 @@ def delete_table(ctx: OpContext) -> None:
         trpr = tr.find(T_TRPR)
         if trpr is not None and trpr.find(_W + "del") is not None:
             continue
-        _delete_cell_text(ctx, tr)
+        _delete_cell_text(ctx, tr, marks=True)
         _mark_row(ctx, tr, "del")
 
 
@@ -356,7 +363,7 @@ def delete_table_row(ctx: OpContext) -> None:
         if not any(c.tag == T_TR for c in tbl):
             tbl.getparent().remove(tbl)
         return
-    _delete_cell_text(ctx, tr)
+    _delete_cell_text(ctx, tr, marks=True)
     _mark_row(ctx, tr, "del")
 
 
