@@ -174,6 +174,59 @@ class DocxReviewer:
     def undo_document_operations(self, handle) -> dict:
         return self.engine.undo(handle)
 
+    # -- reviewing: accept, reject, comments ----------------------------------------------------------
+
+    def accept_change(self, change_id: int) -> bool:
+        from .resolve import accept_changes
+
+        return accept_changes(self.document, {int(change_id)}) > 0
+
+    def reject_change(self, change_id: int) -> bool:
+        from .resolve import reject_changes
+
+        return reject_changes(self.document, {int(change_id)}) > 0
+
+    def accept_all(self) -> int:
+        """Accept every pending change in every story; returns how many there were."""
+        from .resolve import accept_changes
+
+        return accept_changes(self.document)
+
+    def reject_all(self) -> int:
+        from .resolve import reject_changes
+
+        return reject_changes(self.document)
+
+    def _comment_store(self):
+        from .comment_store import CommentStore
+
+        return CommentStore(self.document)
+
+    def add_comment(self, block_id: str, text: str, quote: str | None = None) -> int:
+        """Comment a block (or a quoted stretch of it); returns the new comment id."""
+        op = {"type": "commentOnBlock", "blockId": block_id, "comment": {"text": text}}
+        if quote:
+            op["quote"] = quote
+        result = self.apply_document_operations({"version": 1, "operations": [op]})
+        if not result["applied"]:
+            skip = result["skipped"][0]
+            raise LookupError(skip.get("message") or skip["reason"])
+        return result["applied"][0]["commentId"]
+
+    def reply_to(self, comment_id, text: str, author: str | None = None, initials: str | None = None) -> int:
+        """Reply in a comment's thread (flat, as Word threads are); returns the reply's id.
+        Raises KeyError for an unknown comment."""
+        reply = self._comment_store().reply(int(comment_id), text, author or self.author, initials=initials)
+        self.document.invalidate()
+        return reply
+
+    def resolve_comment(self, comment_id, resolved: bool = True) -> bool:
+        """Mark a comment resolved (w15:done) or open it again; False when there is no such comment."""
+        done = self._comment_store().set_done(int(comment_id), resolved)
+        if done:
+            self.document.invalidate()
+        return done
+
     def capabilities(self) -> dict:
         from .contract import capabilities
 
