@@ -11,7 +11,8 @@ One pass per story container, in phases, because resolutions interact:
 Text boxes are stored twice (mc:Choice and a VML mc:Fallback copy) with different revision ids;
 resolving a Choice revision also resolves its twin in the Fallback so both copies stay alike.
 Content that is removed gives up its comment and bookmark markers to the spot where it stood,
-so comments stay anchored.
+so comments stay anchored; a footnote or endnote whose only reference it held is deleted, as Word
+does.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from .ooxml import (
     MC_CHOICE,
     MC_FALLBACK,
     MC_NS,
-    W14_NS,
-    W14_PARA_ID,
     W_ID,
     W_NS,
     W_P,
@@ -50,6 +49,7 @@ MOVE_RANGES = tuple(w(t) for t in ("moveFromRangeStart", "moveFromRangeEnd", "mo
 CELL_MARKS = (w("cellIns"), w("cellDel"), w("cellMerge"))
 PROPERTY_CHANGES = tuple(w(t) for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "tblGridChange",
                                         "trPrChange", "tblPrExChange", "tcPrChange"))
+NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 # markers that must outlive the content they sit in (comment anchors, bookmarks)
 ANCHORS = tuple(w(t) for t in ("commentRangeStart", "commentRangeEnd", "bookmarkStart", "bookmarkEnd"))
 # point markup that may stand between two paragraphs without separating them
@@ -80,30 +80,38 @@ def _resolve(doc: Document, ids: set[int] | None, accept: bool) -> int:
         entries = census(doc, story, doc.snapshot_story(story), container)
         resolved += sum(1 for c in entries if ids is None or c.id in ids)
         work.append((story.part, container))
-    changed = {part for part, container in work if _Resolver(container, ids, accept).run()}
+    changed: set[str] = set()
+    dropped_notes: set[tuple[str, str]] = set()
+    for part, container in work:
+        resolver = _Resolver(container, ids, accept)
+        if resolver.run():
+            changed.add(part)
+            dropped_notes |= resolver.dropped_notes
+    changed |= _delete_orphan_notes(doc, dropped_notes, {part for part, _ in work})
     for part in changed:
-        _para_ids_ignorable(doc.package.xml(part))
         doc.package.mark_dirty(part)
     doc.invalidate()
     return resolved
 
 
-def _para_ids_ignorable(root) -> None:
-    """The reader stamps w14:paraId on every paragraph in memory; a part written from a pre-2010
-    document must then declare w14 and list it in mc:Ignorable, or consumers that validate (and
-    Word 2007) refuse the attribute."""
-    if not any(el.get(W14_PARA_ID) is not None for el in root.iter(W_P)):
-        return
-    declared = {ns: prefix for prefix, ns in root.nsmap.items() if prefix}
-    missing = {p: ns for p, ns in (("w14", W14_NS), ("mc", MC_NS)) if ns not in declared}
-    if missing:
-        # hoist the per-element declarations lxml made to the root; keep every existing prefix,
-        # since mc:Ignorable and mc:Choice/@Requires name prefixes in attribute values
-        etree.cleanup_namespaces(root, top_nsmap=missing, keep_ns_prefixes=[p for p in root.nsmap if p])
-        declared = {ns: prefix for prefix, ns in root.nsmap.items() if prefix}
-    ignorable = (root.get(f"{{{MC_NS}}}Ignorable") or "").split()
-    if declared[W14_NS] not in ignorable:
-        root.set(f"{{{MC_NS}}}Ignorable", " ".join([*ignorable, declared[W14_NS]]))
+def _delete_orphan_notes(doc: Document, dropped: set[tuple[str, str]], story_parts: set[str]) -> set[str]:
+    """Delete the notes whose reference marks went with removed content; returns the parts changed."""
+    if not dropped:
+        return set()
+    left = {(ref.tag, ref.get(W_ID)) for part in story_parts for ref in doc.package.xml(part).iter(*NOTE_REFS)}
+    changed = set()
+    for kind in ("footnote", "endnote"):
+        part = doc.related_part(kind + "s")
+        if part is None:
+            continue
+        ref_tag = w(kind + "Reference")
+        notes = doc.package.xml(part)
+        for note in list(notes.iterchildren(w(kind))):
+            key = (ref_tag, note.get(W_ID))
+            if key in dropped and key not in left:
+                notes.remove(note)
+                changed.add(part)
+    return changed
 
 
 def _rev_id(el) -> int | None:
@@ -135,7 +143,8 @@ class _Resolver:
         self.container = container
         self.accept = accept
         self.root = container.getroottree().getroot()
-        self.repair: list = []  # containers that lost block content
+        self.repair: dict = {}  # container that lost block content -> did it end with a paragraph?
+        self.dropped_notes: set[tuple[str, str]] = set()  # (reference tag, note id) removed with content
         self.targets = self._select(ids)
 
     # -- which elements ------------------------------------------------------------------------
@@ -167,7 +176,7 @@ class _Resolver:
         for el in row.iter(*side):
             if el.getparent().tag == W_RPR:
                 continue
-            nearest = next(a for a in el.iterancestors(W_TR))
+            nearest = next(el.iterancestors(W_TR))
             same = el.get(W_ID) == mark.get(W_ID) or (
                 el.get(w("author")) == mark.get(w("author")) and el.get(w("date")) == mark.get(w("date")))
             if nearest is row and same:
@@ -209,9 +218,9 @@ class _Resolver:
         for el in marks:
             if self._attached(el):
                 self._paragraph_mark(el)
-        for box in self.repair:
+        for box, ended_with_paragraph in self.repair.items():
             if self._attached(box):
-                _ensure_last_paragraph(box)
+                _repair(box, ended_with_paragraph)
         return True
 
     def _property_change(self, el) -> None:
@@ -299,8 +308,14 @@ class _Resolver:
         while nxt is not None and (not isinstance(nxt.tag, str) or nxt.tag in BETWEEN):
             between.append(nxt)
             nxt = nxt.getnext()
-        if nxt is None or nxt.tag != W_P:
-            return  # nothing to join with (end of the container, or a table follows)
+        if nxt is None:
+            return  # the container's last paragraph stays: only its marker goes
+        if nxt.tag != W_P:
+            # a table (or other block) follows: nothing to join with; a paragraph left empty goes
+            # (Word's result for a wholly deleted paragraph before a table), others keep their mark
+            if _is_empty(p):
+                self._remove(p)
+            return
         moving = [c for c in p if c is not ppr] + between
         target_ppr = nxt.find(W_PPR)
         at = 0 if target_ppr is None else nxt.index(target_ppr) + 1
@@ -334,9 +349,10 @@ class _Resolver:
                 el.addprevious(marker)
             for ref in list(el.iter(w("commentReference"))):
                 self._rehome_reference(el, ref, inline)
-        parent.remove(el)
+            self.dropped_notes |= {(ref.tag, ref.get(W_ID)) for ref in el.iter(*NOTE_REFS)}
         if scope is not None and scope.tag in BLOCK_CONTAINERS and scope not in self.repair:
-            self.repair.append(scope)
+            self.repair[scope] = _ends_with_paragraph(scope)
+        parent.remove(el)
 
     def _rehome_reference(self, removed, ref, inline: bool) -> None:
         """A comment's reference mark keeps living in a run of its own, near the removed content."""
@@ -350,16 +366,23 @@ class _Resolver:
         if inline:
             removed.addprevious(run)
             return
-        # a block went: the mark goes to the end of the paragraph before it (or the start of the next)
-        for axis, at_end in (("preceding", True), ("following", False)):
-            for host in removed.xpath(f"{axis}::w:p[not(ancestor::mc:Fallback)]", namespaces=_NS):
-                if self.container in host.iterancestors() and removed not in host.iterancestors():
-                    if at_end:
-                        host.append(run)
-                    else:
-                        ppr = host.find(W_PPR)
-                        host.insert(0 if ppr is None else host.index(ppr) + 1, run)
-                    return
+        # a block went: the mark goes to the end of the nearest paragraph before it (or after it)
+        for axis in ("preceding", "following"):
+            found = removed.xpath(f"{axis}::w:p[not(ancestor::mc:Fallback)][1]", namespaces=_NS)
+            if found and self.container in found[0].iterancestors():
+                host = found[0]
+                if axis == "preceding":
+                    host.append(run)
+                else:
+                    ppr = host.find(W_PPR)
+                    host.insert(0 if ppr is None else host.index(ppr) + 1, run)
+                return
+
+
+def _is_empty(p) -> bool:
+    """Nothing but properties, point markup and runs without content."""
+    return all(c.tag == W_PPR or c.tag in BETWEEN or not isinstance(c.tag, str)
+               or (c.tag == w("r") and all(x.tag == W_RPR for x in c)) for c in p)
 
 
 def _scope(el):
@@ -406,9 +429,15 @@ def _ends_with_paragraph(el) -> bool:
     return False
 
 
-def _ensure_last_paragraph(box) -> None:
-    """Word needs a paragraph to close every cell, body, header, footer, note and text box."""
+def _repair(box, ended_with_paragraph: bool) -> None:
+    """Word needs a paragraph to close every cell, body, header, footer, note and text box: give one
+    back when a removal took it, or left the container with no block at all. (A container that
+    already ended with a table is left as it was.)"""
     if _ends_with_paragraph(box):
+        return
+    blocks = [c for c in box if isinstance(c.tag, str) and c.tag not in BETWEEN
+              and c.tag not in (w("sectPr"), w("tcPr"))]
+    if not ended_with_paragraph and blocks:
         return
     p = etree.Element(W_P)
     sect = box.find(w("sectPr")) if box.tag == w("body") else None
