@@ -1,7 +1,7 @@
 """Every skip reason of spec §3.7, produced on real documents, with its issue shape and prose.
 
-documentVersionMismatch and documentNotEditable are produced by the agent executor and host bridges
-(tests/test_agents_*.py once that layer exists); everything the core engine decides is here."""
+The reviewer knows its own document version, so it checks a batch's documentVersion pin itself;
+an enforced document protection makes the document not editable."""
 
 import pytest
 from conftest import CORPUS
@@ -259,3 +259,31 @@ def test_every_reason_has_prose_and_shape():
     assert prose_for("somethingNew") == "somethingNew"
     with pytest.raises(EditError):
         raise EditError("missingBlock")
+
+
+def test_document_version_mismatch():
+    rev = open_doc(PILOT)
+    b = block(rev, "The Product available under this Order Form")
+    token = rev.document_version()
+    edit = {"type": "replaceInBlock", "blockId": b.id, "find": "Product", "replace": "Service"}
+    assert run(rev, edit, precondition={"documentVersion": token})["applied"]
+    assert rev.document_version() != token
+    before = rev.to_bytes()
+    other = {"type": "replaceInBlock", "blockId": b.id, "find": "Order Form", "replace": "order"}
+    issue = only_skip(run(rev, other, precondition={"documentVersion": token}), "documentVersionMismatch")
+    assert issue["retryable"] is True and "regenerate" in prose_for("documentVersionMismatch")
+    unchanged(rev, before)
+
+
+def test_document_not_editable_when_protected():
+    rev = open_doc(CORPUS / "unusual" / "poi_document_protection_readonly.docx")
+    before = rev.to_bytes()
+    b = rev.snapshot().content_blocks[0]
+    issue = only_skip(run(rev, {"type": "insertAfterBlock", "blockId": b.id, "text": "x"}), "documentNotEditable")
+    assert "protected (readOnly)" in issue["message"] and issue["recovery"] == "retryLater"
+    unchanged(rev, before)
+    # a document that allows only tracked changes takes them, and refuses direct edits
+    rev = open_doc(CORPUS / "unusual" / "poi_document_protection_tracked_changes.docx")
+    b = rev.snapshot().content_blocks[0]
+    only_skip(run(rev, {"type": "insertAfterBlock", "blockId": b.id, "text": "x"}, mode="direct"), "unsupportedMode")
+    assert run(rev, {"type": "insertAfterBlock", "blockId": b.id, "text": "x"})["applied"]

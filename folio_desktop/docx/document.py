@@ -219,6 +219,17 @@ class Document:
         self._stories = None
         self.version += 1
 
+    def protection(self) -> str | None:
+        """The enforced w:documentProtection edit mode (readOnly, comments, trackedChanges, forms),
+        or None when the document is not protected."""
+        part = self.related_part("settings")
+        if part is None:
+            return None
+        el = self.package.xml(part).find(w("documentProtection"))
+        if el is None or not _enforced(el):
+            return None
+        return el.get(w("edit")) or None
+
     def reload_numbering(self) -> None:
         self.numbering = Numbering(self._related_xml("numbering"), self.styles)
 
@@ -298,6 +309,11 @@ class Document:
                     if u is not None:
                         return u.get(W_VAL, "single") != "none"
         return False
+
+
+def _enforced(el) -> bool:
+    value = el.get(w("enforcement"))
+    return value is not None and value.lower() in ("1", "true", "on")
 
 
 __all__ = ["Document", "Story", "NOTE_SEPARATOR_TYPES", "W_NS"]

@@ -109,6 +109,10 @@ class OperationEngine:
             op.setdefault("id", f"op-{i + 1}")
 
         replayed = self._replays(ops, named)
+        pinned = (parsed.get("precondition") or {}).get("documentVersion")
+        if pinned is not None and pinned != self.version_token():
+            return self._all_skipped(ops, replayed, "documentVersionMismatch",
+                                     f"the document is at version {self.version_token()}, not {pinned}")
         doc = self.doc
         current = doc.snapshot()
         skipped: dict[int, tuple[str, str | None]] = {}
@@ -218,6 +222,17 @@ class OperationEngine:
                     self.registry[ops[i]["id"]] = (_fingerprint(ops[i]), receipts[_receipt_position(receipts, i)])
         return result
 
+    def version_token(self) -> str:
+        """Changes with every change to the document (edits, accepts, comments, undo)."""
+        return f"v{self.doc.version}"
+
+    def _all_skipped(self, ops, replayed, reason, message) -> dict:
+        skipped = [(i, op) for i, op in enumerate(ops) if i not in replayed]
+        return {"version": 1, "status": "committed", "applied": [],
+                "skipped": [{"id": op["id"], "reason": reason, "message": message} for _, op in skipped],
+                "issues": [issue_for(reason, op["id"], i, message) for i, op in skipped],
+                "receipts": [], "undoHandle": None}
+
     def undo(self, handle) -> dict:
         hid = handle.get("id") if isinstance(handle, dict) else handle
         entry = next((e for e in self._undo if e.handle == hid), None)
@@ -251,8 +266,14 @@ class OperationEngine:
 
     def _resolve(self, i: int, op: dict, mode: str, current: Snapshot, built_against: Snapshot | None) -> _Planned:
         t = op["type"]
+        protection = self.doc.protection()
+        if protection in ("readOnly", "forms") or (protection == "comments" and t not in ANNOTATIONS):
+            raise EditError("documentNotEditable", f"the document is protected ({protection}); remove the "
+                                                   "protection in Word to edit it")
         if mode not in MODES_BY_TYPE[t] or mode not in SUPPORTED_MODES:
             raise EditError("unsupportedMode", f"{t} does not support {mode} mode here")
+        if protection == "trackedChanges" and mode == "direct":
+            raise EditError("unsupportedMode", "the document only allows tracked changes")
         block_id = target_block_id(op)
         block = _live_block(block_id, current, built_against)
         pre = op.get("precondition")

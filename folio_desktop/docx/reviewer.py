@@ -171,6 +171,11 @@ class DocxReviewer:
         batch that breaks the contract, OperationIdConflictError for a reused id with new content."""
         return self.engine.apply(batch, snapshot=snapshot)
 
+    def document_version(self) -> str:
+        """A token that changes with every change; pin a batch to it with
+        {"precondition": {"documentVersion": token}} to refuse edits made against an older read."""
+        return self.engine.version_token()
+
     def undo_document_operations(self, handle) -> dict:
         return self.engine.undo(handle)
 
