@@ -10,6 +10,8 @@ from .editing import EditError, make_runs
 from .ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from .op_context import (
     OpContext,
+    append_runs,
+    copied_paragraph_properties,
     is_last_paragraph,
     mark_paragraph,
     new_paragraph,
@@ -26,22 +28,6 @@ T_P, T_R = _W + "p", _W + "r"
 _KEEP_FONT = ("rFonts", "sz", "szCs", "lang", "color")
 _PARA_KEYS = ("styleId", "alignment", "spacing", "indentation", "numbering", "listLevel")
 _SPLITTABLE_WRAPPERS = {_W + t for t in ("ins", "del", "moveFrom", "moveTo", "hyperlink", "smartTag", "customXml")}
-
-
-def _inherited_ppr(anchor: etree._Element) -> etree._Element | None:
-    ppr = anchor.find(W_PPR)
-    if ppr is None:
-        return None
-    out = copy.deepcopy(ppr)
-    for tag in ("pPrChange", "sectPr"):
-        for el in out.findall(_W + tag):
-            out.remove(el)
-    mark = out.find(W_RPR)
-    if mark is not None:
-        for tag in ("ins", "del", "moveFrom", "moveTo", "rPrChange"):
-            for el in mark.findall(_W + tag):
-                mark.remove(el)
-    return out
 
 
 def _font_rpr(anchor: etree._Element) -> etree._Element | None:
@@ -76,7 +62,7 @@ def insert_block(ctx: OpContext) -> list[etree._Element]:
         if len(lines) > 1:
             ctx.normalize("splitMultilineText", paragraphCount=len(lines))
     inherit = op.get("inheritFormatting", True) and table is None
-    base_ppr = _inherited_ppr(anchor_p) if inherit else None
+    base_ppr = copied_paragraph_properties(anchor_p.find(W_PPR)) if inherit else None
     font = _font_rpr(anchor_p) if inherit else None
     scope_all = op.get("formattingScope", "allParagraphs") == "allParagraphs"
     stamp = ctx.run_stamp()
@@ -106,14 +92,7 @@ def insert_block(ctx: OpContext) -> list[etree._Element]:
         for chunk, bold, italic in parse_emphasis(line):
             if chunk:
                 runs.extend(make_runs(chunk, font, bold=bold, italic=italic))
-        if stamp is not None and runs:
-            wrapper = ctx.stamp.mark("ins")  # w:moveTo when this insert is one side of a move
-            for run in runs:
-                wrapper.append(run)
-            p.append(wrapper)
-        else:
-            for run in runs:
-                p.append(run)
+        append_runs(ctx, p, runs)
         if stamp is not None:
             mark_paragraph(ctx, p, "ins")
         created.append(p)

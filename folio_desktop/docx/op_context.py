@@ -104,6 +104,36 @@ def new_paragraph(ctx: OpContext) -> etree._Element:
     return p
 
 
+def append_runs(ctx: OpContext, p: etree._Element, runs: list[etree._Element]) -> None:
+    """Add new runs at the end of a paragraph, inside one w:ins when tracked (w:moveTo in a move)."""
+    if not runs:
+        return
+    if ctx.tracked:
+        wrapper = ctx.stamp.mark("ins")
+        for run in runs:
+            wrapper.append(run)
+        p.append(wrapper)
+    else:
+        for run in runs:
+            p.append(run)
+
+
+def copied_paragraph_properties(ppr: etree._Element | None, drop=("pPrChange", "sectPr")) -> etree._Element | None:
+    """A copy of paragraph properties for a new paragraph: no revision marks, no section break."""
+    if ppr is None:
+        return None
+    out = copy.deepcopy(ppr)
+    for tag in drop:
+        for el in out.findall(_W + tag):
+            out.remove(el)
+    mark = out.find(W_RPR)
+    if mark is not None:
+        for tag in ("ins", "del", "moveFrom", "moveTo", "rPrChange"):
+            for el in mark.findall(_W + tag):
+                mark.remove(el)
+    return out
+
+
 def mark_paragraph(ctx: OpContext, p: etree._Element, tag: str) -> None:
     """Record the paragraph mark itself as inserted or deleted (w:pPr/w:rPr/w:ins|w:del)."""
     ppr = ensure_ppr(p)
@@ -195,6 +225,6 @@ def parse_emphasis(text: str) -> list[tuple[str, bool, bool]]:
     return out
 
 
-__all__ = ["EditError", "OpContext", "RecordingStamp", "new_paragraph", "mark_paragraph", "record_ppr_change",
+__all__ = ["EditError", "OpContext", "append_runs", "copied_paragraph_properties", "RecordingStamp", "new_paragraph", "mark_paragraph", "record_ppr_change",
            "parse_emphasis", "outer_table", "is_last_paragraph", "same_properties", "note_texts", "container_of",
            "T_BODY", "T_TC"]

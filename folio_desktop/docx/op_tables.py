@@ -12,7 +12,15 @@ from lxml import etree
 
 from .editing import EditError, ParagraphView, make_runs
 from .ooxml import W_NS, W_PPR, W_VAL, int_attr
-from .op_context import OpContext, is_last_paragraph, mark_paragraph, new_paragraph, outer_table
+from .op_context import (
+    OpContext,
+    append_runs,
+    copied_paragraph_properties,
+    is_last_paragraph,
+    mark_paragraph,
+    new_paragraph,
+    outer_table,
+)
 from .snapshot import _row_cells, _rows
 
 _W = "{" + W_NS + "}"
@@ -120,27 +128,12 @@ def _cell_paragraphs(ctx: OpContext, text: str, template_p: etree._Element | Non
     out = []
     for line in text.split("\n") if text else [""]:
         p = new_paragraph(ctx)
-        if template_p is not None and template_p.find(W_PPR) is not None:
-            ppr = copy.deepcopy(template_p.find(W_PPR))
-            for tag in ("pPrChange", "sectPr", "numPr"):
-                for el in ppr.findall(_W + tag):
-                    ppr.remove(el)
-            mark = ppr.find(_W + "rPr")
-            if mark is not None:
-                for tag in ("ins", "del", "moveFrom", "moveTo", "rPrChange"):
-                    for el in mark.findall(_W + tag):
-                        mark.remove(el)
+        ppr = copied_paragraph_properties(template_p.find(W_PPR) if template_p is not None else None,
+                                          drop=("pPrChange", "sectPr", "numPr"))
+        if ppr is not None:
             p.append(ppr)
         if line:
-            runs = make_runs(line, None)
-            if ctx.tracked:
-                wrapper = ctx.stamp.mark("ins")
-                for run in runs:
-                    wrapper.append(run)
-                p.append(wrapper)
-            else:
-                for run in runs:
-                    p.append(run)
+            append_runs(ctx, p, make_runs(line, None))
         out.append(p)
     if ctx.tracked:  # a cell's inner paragraph marks are new too (its last mark comes with the row)
         for p in out[:-1]:
