@@ -192,7 +192,7 @@ class OperationEngine:
             if i in replayed:
                 receipts.append(self.registry[op["id"]][1])
             elif i in applied or (status == "previewed" and i not in skipped):
-                receipts.append(_receipt(i, op, applied.get(i, {})))
+                receipts.append(receipt_for(i, op, applied.get(i, {})))
         result: dict = {
             "version": 1,
             "status": status,
@@ -600,7 +600,7 @@ class _LocalCheckpoint:
                     prev.addnext(el)
 
 
-def _receipt(i: int, op: dict, entry: dict) -> dict:
+def receipt_for(i: int, op: dict, entry: dict) -> dict:
     t = op["type"]
     story = "main"
     affected: list[dict] = []
