@@ -17,9 +17,13 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop stories FILE               list headers, footers and notes with their text
   folio-desktop changes FILE               list pending tracked changes
   folio-desktop comments FILE              list comment threads
+  folio-desktop tool FILE NAME [JSON]      run one agent tool headless and print its JSON result
+                                           (--save OUT.docx keeps the edits suggest_changes made)
+  folio-desktop compare OLD NEW -o OUT.docx [--summary] [--author NAME] [--privacy T ...]
+                                           write a redline of OLD -> NEW as tracked changes
 """
 
-SUBCOMMANDS = ("read", "stories", "changes", "comments")
+SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -32,6 +36,12 @@ def _build_parser() -> argparse.ArgumentParser:
     read.add_argument("file")
     read.add_argument("--annotated", action="store_true", help="show tracked changes and comments inline")
     read.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    tool = sub.add_parser("tool", help="run one agent tool headless")
+    tool.add_argument("file")
+    tool.add_argument("name", help="the tool, e.g. read_document, find_text, suggest_changes")
+    tool.add_argument("json", nargs="?", default="{}", help="the tool's arguments as JSON (default {})")
+    tool.add_argument("--save", metavar="OUT.docx", help="save the document after the tool ran")
+    tool.add_argument("--author", default="AI", help="author of tracked changes (default AI)")
     for name, help_text in (("stories", "list the document's stories"), ("changes", "list pending changes"),
                             ("comments", "list comment threads")):
         p = sub.add_parser(name, help=help_text)
@@ -72,7 +82,26 @@ def _summary(path: str) -> int:
     return 0
 
 
+def _run_tool(args) -> int:
+    from .agents import create_reviewer_bridge, execute_tool_call
+    from .docx import DocxReviewer
+
+    try:
+        tool_args = json.loads(args.json)
+    except ValueError as exc:
+        print(f"{APP_NAME}: the tool arguments are not valid JSON ({exc}).", file=sys.stderr)
+        return 2
+    rev = DocxReviewer.open(args.file, author=args.author)
+    result = execute_tool_call(args.name, tool_args, create_reviewer_bridge(rev))
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    if args.save and result.get("ok"):
+        rev.save(args.save)
+    return 0 if result.get("ok") else 1
+
+
 def _run_headless(args) -> int:
+    if args.command == "tool":
+        return _run_tool(args)
     rev = _open(args.file)
     if args.command == "read":
         if args.json:
@@ -113,6 +142,10 @@ def _run_headless(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "compare":
+        from .agents.compare_cli import run
+
+        return run(argv[1:])
     parser = _build_parser()
     if argv and argv[0] in SUBCOMMANDS or any(a in ("-h", "--help", "--version") for a in argv[:1]):
         args = parser.parse_args(argv)

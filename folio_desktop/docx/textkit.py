@@ -7,6 +7,9 @@ points. This module is the one place that converts between them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from functools import lru_cache
+from itertools import accumulate
 from operator import mul
 
 _WS = re.compile(r"\s+")
@@ -59,12 +62,25 @@ def deterministic_para_id(seed: str) -> str:
 
 
 # -- UTF-16 offsets --------------------------------------------------------------------------
+#
+# Only characters outside the Basic Multilingual Plane (emoji, some CJK) take two UTF-16 units, so
+# a text without them maps offsets one to one. Texts with them get a prefix table, cached per text
+# because search maps thousands of offsets into the same block.
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+@lru_cache(maxsize=512)
+def _prefix(text: str) -> tuple[int, ...] | None:
+    """UTF-16 offset of every code-point index (len+1 entries), or None when they are equal."""
+    if text.isascii() or _ASTRAL.search(text) is None:
+        return None
+    return (0, *accumulate(2 if ord(ch) > 0xFFFF else 1 for ch in text))
 
 
 def utf16_len(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    prefix = _prefix(text)
+    return len(text) if prefix is None else prefix[-1]
 
 
 def utf16_to_index(text: str, offset: int) -> int | None:
@@ -72,24 +88,17 @@ def utf16_to_index(text: str, offset: int) -> int | None:
     or outside the text."""
     if offset < 0:
         return None
-    if text.isascii():
+    prefix = _prefix(text)
+    if prefix is None:
         return offset if offset <= len(text) else None
-    units = 0
-    for i, ch in enumerate(text):
-        if units == offset:
-            return i
-        units += 2 if ord(ch) > 0xFFFF else 1
-        if units > offset:
-            return None
-    return len(text) if units == offset else None
+    i = bisect_left(prefix, offset)
+    return i if i < len(prefix) and prefix[i] == offset else None
 
 
 def index_to_utf16(text: str, index: int) -> int:
     """UTF-16 offset of a code-point index."""
-    if text.isascii():
-        return index
-    head = text[:index]
-    return len(head) + sum(1 for ch in head if ord(ch) > 0xFFFF)
+    prefix = _prefix(text)
+    return index if prefix is None else prefix[index]
 
 
 def utf16_slice(text: str, start: int, end: int) -> str | None:
