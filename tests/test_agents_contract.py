@@ -390,3 +390,39 @@ def test_add_comment_ids_are_unique():
     for text in ("One", "Two"):
         assert execute_tool_call("add_comment", {"blockId": block.id, "text": text}, bridge)["result"]["applied"]
     assert [c.text for c in rev.get_comments()] == ["One", "Two"]
+
+
+# -- the contract's JSON Schema and validate() -------------------------------------------------------
+
+
+def _batch(op):
+    return {"version": 1, "operations": [op]}
+
+
+def test_batch_schema_and_parser_agree():
+    from folio_desktop.agents import DOCUMENT_OPERATION_BATCH_JSON_SCHEMA, validate_operation_batch
+    from folio_desktop.docx.contract import REQUIRED
+
+    validator = jsonschema.Draft202012Validator(DOCUMENT_OPERATION_BATCH_JSON_SCHEMA)
+    validator.check_schema(DOCUMENT_OPERATION_BATCH_JSON_SCHEMA)
+    for op_type in OPERATION_TYPES:
+        good = _batch({"type": op_type, **copy.deepcopy(VALID[op_type])})
+        assert not list(validator.iter_errors(good)), op_type
+        assert "value" in validate_operation_batch(good)
+        required = ["range" if op_type in ("replaceRange", "commentOnRange", "formatRange") else "blockId",
+                    *REQUIRED.get(op_type, ())]
+        for key in required:  # each missing required field is refused by both
+            bad = copy.deepcopy(good)
+            del bad["operations"][0][key]
+            assert list(validator.iter_errors(bad)), (op_type, key)
+            issues = validate_operation_batch(bad)["issues"]
+            assert issues[0]["path"][:2] == ["operations", 0]
+    for bad, path in ((dict(_batch({"type": "deleteBlock", "blockId": "B"}), version=2), ["version"]),
+                      (_batch({"type": "explode", "blockId": "B"}), ["operations", 0, "type"]),
+                      (_batch({"type": "deleteBlock", "blockId": "B", "extra": 1}), ["operations", 0, "extra"]),
+                      (dict(_batch({"type": "deleteBlock", "blockId": "B"}), extra=1), ["extra"])):
+        assert list(validator.iter_errors(bad))
+        assert validate_operation_batch(bad)["issues"][0]["path"] == path
+    for junk in (None, 3, "x", [], {"version": 1}, {"version": 1, "operations": [None]}):
+        result = validate_operation_batch(junk)
+        assert "issues" in result and result["issues"][0]["message"]

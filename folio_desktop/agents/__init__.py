@@ -11,6 +11,11 @@ from .bridges import (
     create_editor_ref_bridge,
     create_reviewer_bridge,
 )
+from .batch_schema import (
+    DOCUMENT_OPERATION_BATCH_JSON_SCHEMA,
+    DOCUMENT_OPERATION_JSON_SCHEMA,
+    validate_operation_batch,
+)
 from .definitions import TOOL_NAMES, get_tool_definitions, to_anthropic_tools, to_openai_tools
 from .execute import execute_tool_call
 from .parse import ToolInputError, parse_add_comment_input, parse_suggest_changes_input
@@ -37,6 +42,7 @@ def __getattr__(name):
 
 
 __all__ = [
+    "DOCUMENT_OPERATION_BATCH_JSON_SCHEMA", "DOCUMENT_OPERATION_JSON_SCHEMA", "validate_operation_batch",
     "AgentBridge", "EditorRefBridge", "InvalidSuggestChangesOptionsError", "ReviewQueueBridge", "ReviewerBridge",
     "SuggestChangesOptions", "TOOL_NAMES", "ToolInputError", "compare_docx_versions", "create_editor_ref_bridge", "create_reviewer_bridge",
     "describe_suggest_changes_capabilities", "execute_tool_call", "format_version_diff_for_llm",

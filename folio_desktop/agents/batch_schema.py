@@ -1,0 +1,80 @@
+"""JSON Schema projection of the document-operation contract for hosts, and a validate() that never
+throws (spec §1.1 FOLIO_DOCUMENT_OPERATION_BATCH_JSON_SCHEMA / Standard-Schema validate)."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from ..docx.contract import (
+    KEYS_BY_TYPE,
+    MODES,
+    OPERATION_TYPES,
+    REQUIRED,
+    InvalidDocumentOperationBatchError,
+    UnsupportedDocumentOperationVersionError,
+    parse_batch,
+)
+from .definitions import _OP_PROPERTIES
+
+_CONTRACT_OVERRIDES = {
+    "comment": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+                "additionalProperties": False},
+    "formatting": {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
+        "bold": {"type": "boolean"}, "italic": {"type": "boolean"}, "underline": {"type": "boolean"},
+        "strike": {"type": "boolean"}, "fontFamily": {"type": ["string", "null"], "minLength": 1},
+        "fontSizePt": {"type": ["number", "null"], "exclusiveMinimum": 0, "multipleOf": 0.5},
+        "color": {"type": ["string", "null"], "pattern": "^#?[0-9A-Fa-f]{6}$"}}},
+    "suggestionId": {"type": "string"},
+    "styleId": {"type": ["string", "null"], "minLength": 1},
+}
+
+
+def _operation_schema(op_type: str) -> dict:
+    props = {"type": {"const": op_type}}
+    for key in KEYS_BY_TYPE[op_type]:
+        if key != "type":
+            source = _CONTRACT_OVERRIDES[key] if key in _CONTRACT_OVERRIDES else _OP_PROPERTIES[key]
+            props[key] = copy.deepcopy(source)
+    required = ["type", "range" if "range" in KEYS_BY_TYPE[op_type] else "blockId", *REQUIRED.get(op_type, ())]
+    schema = {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+    if op_type == "mergeTableCells":
+        schema["oneOf"] = [{"required": ["endBlockId"]}, {"required": ["rowCount"]}]
+    return schema
+
+
+DOCUMENT_OPERATION_JSON_SCHEMA = {"oneOf": [_operation_schema(t) for t in OPERATION_TYPES]}
+DOCUMENT_OPERATION_BATCH_JSON_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "version": {"const": 1},
+        "operations": {"type": "array", "items": DOCUMENT_OPERATION_JSON_SCHEMA},
+        "mode": {"enum": list(MODES)},
+        "atomic": {"type": "boolean"},
+        "dryRun": {"type": "boolean"},
+        "precondition": {"type": "object", "properties": {"documentVersion": {"type": "string", "minLength": 1}},
+                         "required": ["documentVersion"], "additionalProperties": False},
+    },
+    "required": ["version", "operations"],
+    "additionalProperties": False,
+}
+
+_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def path_parts(path: str) -> list:
+    """'$.operations[0].blockId' -> ['operations', 0, 'blockId']."""
+    return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
+
+
+def validate_operation_batch(value) -> dict:
+    """{"value": parsed} or {"issues": [{"message", "path"}]}; never raises."""
+    try:
+        return {"value": parse_batch(value)}
+    except UnsupportedDocumentOperationVersionError as exc:
+        return {"issues": [{"message": str(exc), "path": ["version"]}]}
+    except InvalidDocumentOperationBatchError as exc:
+        return {"issues": [{"message": str(exc), "path": path_parts(exc.path)}]}
+    except Exception as exc:  # noqa: BLE001 - validate() is documented never to throw
+        return {"issues": [{"message": f"Invalid document operation batch: {exc}."}]}
