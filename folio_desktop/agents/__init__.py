@@ -3,6 +3,11 @@
 Never imports Qt. The compare and redline helpers load on first use.
 """
 
+from .batch_schema import (
+    DOCUMENT_OPERATION_BATCH_JSON_SCHEMA,
+    DOCUMENT_OPERATION_JSON_SCHEMA,
+    validate_operation_batch,
+)
 from .bridges import (
     AgentBridge,
     EditorRefBridge,
@@ -10,11 +15,6 @@ from .bridges import (
     ReviewQueueBridge,
     create_editor_ref_bridge,
     create_reviewer_bridge,
-)
-from .batch_schema import (
-    DOCUMENT_OPERATION_BATCH_JSON_SCHEMA,
-    DOCUMENT_OPERATION_JSON_SCHEMA,
-    validate_operation_batch,
 )
 from .definitions import TOOL_NAMES, get_tool_definitions, to_anthropic_tools, to_openai_tools
 from .execute import execute_tool_call
