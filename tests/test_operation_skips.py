@@ -287,3 +287,34 @@ def test_document_not_editable_when_protected():
     b = rev.snapshot().content_blocks[0]
     only_skip(run(rev, {"type": "insertAfterBlock", "blockId": b.id, "text": "x"}, mode="direct"), "unsupportedMode")
     assert run(rev, {"type": "insertAfterBlock", "blockId": b.id, "text": "x"})["applied"]
+
+
+def test_markers_are_kept_in_order_and_never_invented():
+    rev = open_doc(NVCA)
+    b = block(rev, "[Additional Closings[^5].")
+    only_skip(run(rev, {"type": "replaceBlock", "blockId": b.id, "text": b.text.replace("[^5]", "[^6]")}),
+              "protectedReference")
+    other = rev.snapshot().content_blocks[1]
+    only_skip(run(rev, {"type": "insertAfterBlock", "blockId": other.id, "text": "See note [^1]."}),
+              "protectedReference")
+    # the word right before a marker can change on its own: the marker is a token of its own
+    res = run(rev, {"type": "replaceBlock", "blockId": b.id, "text": b.text.replace("Closings[^5]", "Closing[^5]")})
+    assert res["applied"] and "[Additional Closing[^5]." in rev.snapshot().block(b.id).text
+
+
+def test_two_row_deletions_in_one_table():
+    rev = open_doc(CORPUS / "docling_word_tables_merged_cells.docx")
+    cells = [b for b in rev.snapshot().content_blocks if b.table and b.table.table_index == 0
+             and b.table.cell_index == 0]
+    res = run(rev, {"type": "deleteTableRow", "blockId": cells[1].id}, {"type": "deleteTableRow", "blockId": cells[2].id},
+              {"type": "deleteTableRow", "blockId": cells[2].id})
+    assert len(res["applied"]) == 2
+    only_skip(res, "noopOperation")
+
+
+def test_equations_are_refused_not_crashed():
+    rev = open_doc(CORPUS / "powertools_HC031_complicated_document.docx")
+    math = rev.snapshot().block("19FDC404")
+    assert math is not None
+    res = run(rev, {"type": "deleteBlock", "blockId": math.id})
+    assert [s["reason"] for s in res["skipped"]] in ([], ["unsupportedBlock"])

@@ -26,7 +26,7 @@ from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing import REVISION_TAGS, Stamp, max_revision_id, now_iso
-from folio_desktop.docx.ooxml import MC_NS, R_NS, W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR, W_VAL
+from folio_desktop.docx.ooxml import R_NS, W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR, W_VAL
 from folio_desktop.docx.op_context import is_last_paragraph
 from folio_desktop.docx.operations import OperationEngine
 from folio_desktop.docx.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_ORDER
@@ -97,6 +97,7 @@ class _StoryPlan:
     moves_from: list = field(default_factory=list)  # (base block, group)
     replaces: list = field(default_factory=list)  # (base block, revised block)
     pairs: list = field(default_factory=list)  # (base block, revised block) kept for the format pass
+    rewrites: list = field(default_factory=list)  # pairs replaced by deletion + copy (note references)
 
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
@@ -149,7 +150,8 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
 
 
 def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
-    plan.copies, plan.deletes, plan.replaces, plan.pairs, plan.moves_from = [], [], [], [], []
+    """One planning pass; returns the outer tables (base or revised) that must be replaced wholesale."""
+    plan.copies, plan.deletes, plan.replaces, plan.pairs, plan.moves_from, plan.rewrites = [], [], [], [], [], []
     rmap: dict = {rev_root: base_root}
     bmap: dict = {base_root: rev_root}
     broken: set = set()
@@ -159,72 +161,70 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
         bc, rc = bchains[id(plan.base_blocks[bi])], rchains[id(plan.rev_blocks[ri])]
         for b_el, r_el in zip(bc, rc):
             if rmap.setdefault(r_el, b_el) is not b_el or bmap.setdefault(b_el, r_el) is not r_el:
-                broken |= {_outer_table(bc), _outer_table(rc)} - {None}
-    if broken:
-        return broken
-    last: dict = {}
+                broken |= {_outer_table(bc), _outer_table(rc)}
+    if broken - {None}:
+        return broken - {None}
+    last: dict = {}  # base container -> the child (or planned copy) the next copy goes after
     copied: dict = {}
+    gone: set = set()  # rows and tables already deleted as a whole
     for kind, bi, ri in entries:
         if kind in ("pair", "del"):
             b = plan.base_blocks[bi]
-            for c in bchains[id(b)]:
-                last[c] = _child_of(c, b.element)
+            chain = bchains[id(b)]
+            for c in chain:
+                child = _child_of(c, b.element)
+                if _base_anchor(last.get(c)) is not child:  # copies already placed after it stay ahead
+                    last[c] = child
             if kind == "pair":
                 r = plan.rev_blocks[ri]
-                (plan.replaces if b.text != r.text else plan.pairs).append((b, r))
+                if b.text == r.text:
+                    plan.pairs.append((b, r))
+                elif _has_notes(b) or _has_notes(r):  # a word diff cannot move or renumber note references
+                    plan.rewrites.append((b, r))
+                else:
+                    plan.replaces.append((b, r))
                 continue
-            chain = bchains[id(b)]
             top = next((c for c in chain if c not in bmap), None)
+            if top is not None and top.tag == T_TBL and chain.index(top) > 1:
+                top = next(b.element.iterancestors(T_TR))  # a nested table goes row by row
             if top is None or top.tag in (T_SDT_CONTENT, T_CUSTOM, T_TXBX):
                 plan.deletes.append(("deleteBlock", b))
-            elif top.tag == T_TBL:
-                _plan_table_delete(plan, b, top, chain)
-            elif top.tag == T_TR:
-                plan.deletes.append(("deleteTableRow", b))
+            elif top.tag in (T_TBL, T_TR):
+                if top not in gone:
+                    gone.add(top)
+                    plan.deletes.append(("deleteTable" if top.tag == T_TBL else "deleteTableRow", b))
             else:  # a cell removed from a row that stays
                 broken.add(_outer_table(chain))
             continue
         r = plan.rev_blocks[ri]
+        if any(a in copied for a in (r.element, *r.element.iterancestors())):
+            continue  # already inside content being copied
         chain = rchains[id(r)]
         top = next((c for c in chain if c not in rmap), None)
         unit = r.element if top is None else top
         if unit.tag == T_SDT_CONTENT:
             unit = unit.getparent()
-        if any(a in copied for a in [r.element, *r.element.iterancestors()]):
-            continue  # already inside content being copied
         if unit.tag not in (T_P, T_TBL, T_TR, T_SDT, T_CUSTOM):
-            broken.add(_outer_table(chain)) if _outer_table(chain) is not None else None
+            broken.add(_outer_table(chain))  # a new cell or text box: not expressible row by row
             continue
-        parent_r = unit.getparent() if unit.tag != T_SDT or unit.getparent().tag in CONTAINERS else unit.getparent()
+        parent_r = unit.getparent()
         while parent_r not in rmap:
             parent_r = parent_r.getparent()
         parent = rmap[parent_r]
-        if parent.tag == T_SDT:
-            parent = parent.find(T_SDT_CONTENT)
-        op_type = {T_TBL: "insertTable", T_TR: "insertTableRow"}.get(unit.tag, "insertBlock")
-        job = _Copy(unit, parent, last.get(parent), op_type, None)
+        after = last.get(parent)
+        op_type = {T_TBL: "insertTable", T_TR: "insertTableRow"}.get(
+            unit.tag, "insertAfterBlock" if after is not None else "insertBeforeBlock")
+        job = _Copy(unit, parent, after, op_type, None)
         copied[unit] = job
         last[parent] = job
         plan.copies.append(job)
-    return {t for t in broken if t is not None}
+    return broken - {None}
 
 
-def _plan_table_delete(plan, b, table, chain) -> None:
-    nested = chain.index(table) > 1
-    if not nested:
-        if not any(op == "deleteTable" and _outer_table_of(x.element) is table for op, x in plan.deletes):
-            plan.deletes.append(("deleteTable", b))
-        return
-    row = next(a for a in b.element.iterancestors(T_TR))  # a nested table goes row by row
-    if not any(op == "deleteTableRow" and next(x.element.iterancestors(T_TR)) is row for op, x in plan.deletes):
-        plan.deletes.append(("deleteTableRow", b))
-
-
-def _outer_table_of(el):
-    found = None
-    for a in el.iterancestors(T_TBL):
-        found = a
-    return found
+def _base_anchor(item):
+    while isinstance(item, _Copy):
+        item = item.after
+    return item
 
 
 def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
@@ -236,7 +236,7 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
             waiting.setdefault(b.text, []).append(b)
     rev_text = {id(r.element): r.text for r in plan.rev_blocks}
     for job in plan.copies:
-        if job.op_type != "insertBlock" or job.source.tag != T_P:
+        if job.source.tag != T_P:
             continue
         queue = waiting.get(rev_text.get(id(job.source)))
         if queue:
@@ -258,6 +258,7 @@ class _Importer:
         self.policy = policy
         self.base_note_keys = base_note_keys
         self.warnings: list[dict] = []
+        self.pending_notes: list[etree._Element] = []  # imported notes, marked inserted with their copy
         self.note_map: dict[str, str] = {}
         self._styles: dict[str, str | None] = {}
         self._nums: dict[str, str | None] = {}
@@ -489,8 +490,6 @@ class _Importer:
         self.pending_notes.append(el)
         return new
 
-    pending_notes: list = []
-
 
 def _story_roots(doc) -> list[etree._Element]:
     parts = {s.part for s in doc.stories()}
@@ -581,9 +580,7 @@ def _mark_paragraph(p: etree._Element, mark: etree._Element) -> None:
 
 def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> None:
     """Wrap every run (consecutive siblings together) in one revision wrapper of `tag`."""
-    runs = [r for r in el.iter(T_R)]
-    if el.tag == T_R:
-        runs.insert(0, el)
+    runs = list(el.iter(T_R))
     done: set = set()
     for run in runs:
         if id(run) in done:
@@ -688,17 +685,18 @@ class _Redline:
         base_keys = {s.key for s in self.base.stories()}
         self.importer = _Importer(self.base, self.rev, policy, {k for k in base_keys if k.split(":")[0] in
                                                                 ("footnote", "endnote")})
-        self.importer.pending_notes = []
 
-    def _id(self) -> str:
-        return f"redline-{len(self.ops) + 1}"
+    def _op(self, **fields) -> dict:
+        """A new operation with the next redline-N id, remembered in creation order."""
+        op = {"id": f"redline-{len(self.ops) + 1}", **fields}
+        self.ops.append(op)
+        return op
 
     def _stamp(self) -> Stamp:
         roots = _story_roots(self.base)
         return Stamp(self.author, self.date, [max_revision_id(roots)])
 
     def _record(self, op: dict, revision_ids=None) -> None:
-        self.ops.append(op)
         entry = {"id": op["id"], "type": op["type"]}
         if revision_ids:
             entry["revisionId"], entry["revisionIds"] = revision_ids[0], list(revision_ids)
@@ -731,19 +729,18 @@ class _Redline:
                 _move_range(el, stamp, "moveTo", job.move)
             _place(job, el)
             job.element = el
-            op = {"id": self._id(), "type": job.op_type if not job.move else "insertBlock", "story": plan.key}
-            self._record(op, list(range(before + 1, stamp.cursor[0] + 1)))
+            self._record(self._op(type=job.op_type, story=plan.key), list(range(before + 1, stamp.cursor[0] + 1)))
         for note in self.importer.pending_notes:
             _mark_inserted(note, stamp)
         self.importer.pending_notes = []
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
             _mark_paragraph(b.element, stamp.mark("moveFrom"))
-            _wrap_runs_in_paragraph(b.element, stamp, "moveFrom")
+            _wrap_runs(b.element, stamp, "moveFrom", deleted=True)
             _move_range(b.element, stamp, "moveFrom", group)
-            self._record({"id": self._id(), "type": "deleteBlock", "blockId": b.id, "story": plan.key,
-                          "moveId": f"move-{group}"}, list(range(before + 1, stamp.cursor[0] + 1)))
-        if plan.base_story.type != "main":
+            self._record(self._op(type="deleteBlock", blockId=b.id, story=plan.key, moveId=f"move-{group}"),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        if plan.copies or plan.moves_from:
             self.base.package.mark_dirty(plan.base_story.part)
         self.base.invalidate()
 
@@ -751,45 +748,77 @@ class _Redline:
         snap = self.base.snapshot_story(plan.base_story)
         by_element = snap.block_of_paragraph
         deleting = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"}
-        merges, ops = [], []
+        merges, ops, table_ops = [], [], []
         for op_type, b in plan.deletes:
-            op = {"id": "", "type": op_type, "blockId": b.id}
-            if op_type == "deleteBlock" and is_last_paragraph(b.element):
+            if op_type != "deleteBlock":
+                table_ops.append({"type": op_type, "blockId": b.id})
+                continue
+            if is_last_paragraph(b.element):
+                # a container keeps its last paragraph mark: delete the mark before it instead, so
+                # the words that are left fold into the paragraph that stays
                 keeper = _keeper(b.element, deleting)
+                if keeper is not None and _is_inserted(keeper):
+                    # an inserted paragraph takes over the last mark: move it behind the deleted one
+                    b.element.addnext(keeper)
+                    ops.append({"type": "deleteBlock", "blockId": b.id})
+                    continue
                 if keeper is not None and keeper in by_element:
-                    merges.append({"id": "", "type": "mergeBlockWithNext", "blockId": by_element[keeper].id})
+                    merge = {"type": "mergeBlockWithNext", "blockId": by_element[keeper].id}
+                    if merge not in merges:
+                        merges.append(merge)
                 if not b.text:
-                    continue  # a blank last paragraph folds into the merge; deleting it is a no-op
-            ops.append(op)
+                    continue
+            ops.append({"type": "deleteBlock", "blockId": b.id})
+        replace_ops = []
         for b, r in plan.replaces:
-            op = {"id": "", "type": "replaceBlock", "blockId": b.id, "text": r.text}
+            op = {"type": "replaceBlock", "blockId": b.id, "text": r.text}
             if r.style_id != b.style_id:
                 style = self.importer.style(r.style_id) if r.style_id else None
                 if style is not None or r.style_id is None:
                     op["styleId"] = style
-            ops.append(op)
-        batch = merges + ops  # merges first: a later replaceBlock of the same paragraph is allowed
-        for op in batch:
-            op["id"] = self._id()
-            self.ops.append(op)
-        result = _apply(self.base, plan.base_story, batch, self.author)
-        self._collect(result, batch)
-        refused = {s["id"] for s in result["skipped"]}
-        fallback = [(b, r) for (b, r), op in zip(plan.replaces, batch[len(batch) - len(plan.replaces):])
-                    if op["id"] in refused]
+            replace_ops.append(op)
+        # merges first (a later replaceBlock of the same paragraph is allowed), and at most one
+        # row or table deletion per table in a batch (the engine refuses a second one)
+        first = [self._op(**op) for op in merges + ops + replace_ops]
+        replaced = dict(zip((op["id"] for op in first[len(merges) + len(ops):]), plan.replaces))
+        rounds: list[list[dict]] = [first]
+        per_table: dict = {}
+        for op in table_ops:
+            table = next(b for t, b in plan.deletes if b.id == op["blockId"]).element
+            key = _outer_table_id(table)
+            n = per_table[key] = per_table.get(key, -1) + 1
+            while len(rounds) <= n:
+                rounds.append([])
+            rounds[n].append(self._op(**op))
+        refused = set()
+        for batch in rounds:
+            result = _apply(self.base, plan.base_story, batch, self.author)
+            self._collect(result, batch)
+            refused |= {s["id"] for s in result["skipped"]}
+        fallback = plan.rewrites + [pair for op_id, pair in replaced.items() if op_id in refused]
         if fallback:
-            self._replace_by_copy(plan, fallback)
+            self._rewrite(plan, fallback)
 
-    def _replace_by_copy(self, plan: _StoryPlan, pairs) -> None:
-        """The engine refused to rewrite these paragraphs: delete each and copy the revised one in."""
-        jobs = [_Copy(r.element, b.element.getparent(), b.element, "insertBlock", b.id) for b, r in pairs]
-        saved, plan.copies, plan.moves_from = plan.copies, jobs, []
-        self._copy_in(plan)
-        plan.copies = saved
-        plan.pairs = [(b, r) for b, r in plan.pairs if all(b is not x for x, _ in pairs)]
-        ops = [{"id": self._id(), "type": "deleteBlock", "blockId": b.id} for b, _ in pairs]
-        self.ops += ops
-        self._collect(_apply(self.base, plan.base_story, ops, self.author), ops)
+    def _rewrite(self, plan: _StoryPlan, pairs) -> None:
+        """Paragraphs a word diff cannot rewrite (note references, or refused by the engine): every
+        old run is deleted and the revised runs, copied with their formatting, inserted after them,
+        inside the same paragraph so no paragraph mark changes."""
+        stamp = self._stamp()
+        for b, r in pairs:
+            before = stamp.cursor[0]
+            new = self.importer.prepare(r.element, plan.rev_story.part, plan.base_story.part)
+            _wrap_runs(b.element, stamp, "del", deleted=True)
+            _wrap_runs(new, stamp, "ins", deleted=False)
+            for child in list(new):
+                if child.tag != W_PPR:
+                    b.element.append(child)
+            self._record(self._op(type="replaceBlock", blockId=b.id, story=plan.key),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        for note in self.importer.pending_notes:
+            _mark_inserted(note, stamp)
+        self.importer.pending_notes = []
+        self.base.package.mark_dirty(plan.base_story.part)
+        self.base.invalidate()
 
     def _collect(self, result: dict, batch: list[dict]) -> None:
         types = {op["id"]: op["type"] for op in batch}
@@ -809,10 +838,9 @@ class _Redline:
                 continue
             for start, end, delta in format_segments(now, r, REDLINE_FORMATS):
                 text = now.text
-                ops.append({"id": self._id(), "type": "formatRange", "formatting": delta, "range": {
+                ops.append(self._op(type="formatRange", formatting=delta, range={
                     "type": "textRange", "blockId": b.id, "startOffset": index_to_utf16(text, start),
-                    "endOffset": index_to_utf16(text, end), "selectedTextHash": text_hash(text[start:end])}})
-        self.ops += ops
+                    "endOffset": index_to_utf16(text, end), "selectedTextHash": text_hash(text[start:end])}))
         self._collect(_apply(self.base, plan.base_story, ops, self.author), ops)
 
     def _one_date(self) -> None:
@@ -824,6 +852,22 @@ class _Redline:
                 if el.get(_W + "date") not in (None, self.date):
                     el.set(_W + "date", self.date)
                     self.base.package.mark_dirty(story.part)
+
+
+def _is_inserted(p: etree._Element) -> bool:
+    mark = p.find(f"{W_PPR}/{W_RPR}")
+    return mark is not None and (mark.find(_W + "ins") is not None or mark.find(_W + "moveTo") is not None)
+
+
+def _has_notes(block) -> bool:
+    return any(b.get("type") == "noteReference" for b in block.structural_boundaries or ())
+
+
+def _outer_table_id(p: etree._Element) -> int:
+    found = None
+    for a in p.iterancestors(T_TBL):
+        found = a
+    return id(found)
 
 
 def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
@@ -840,25 +884,13 @@ def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
     return None
 
 
-def _wrap_runs_in_paragraph(p: etree._Element, stamp: Stamp, tag: str) -> None:
-    for child in list(p):
-        if child.tag != W_PPR:
-            holder = etree.Element("holder")
-            child.addprevious(holder)
-            holder.append(child)
-            _wrap_runs(holder, stamp, tag, deleted=True)
-            for node in list(holder):
-                holder.addprevious(node)
-            holder.getparent().remove(holder)
-
-
 # -- verification -------------------------------------------------------------------------------------------
 
 def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
     return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
 
 
-def _verify(buffer: bytes, base_texts, rev_texts, note_map, skip_base: set, skip_rev: set) -> None:
+def _verify(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> None:
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
     if story_texts(rejected) != base_texts:
@@ -866,12 +898,27 @@ def _verify(buffer: bytes, base_texts, rev_texts, note_map, skip_base: set, skip
                                        "the redline was not written.")
     accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
-    got = {k: v for k, v in story_texts(accepted).items() if k not in skip_base}
-    want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip_rev}
+    got = {k: v for k, v in story_texts(accepted).items() if k not in skip}
+    want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
     if got != want:
         bad = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
         raise RedlineVerificationError("Accepting every change of the redline does not give the revised document "
                                        f"(stories {', '.join(bad)}); the redline was not written.")
+
+
+def _key(handle: dict) -> str:
+    if handle["type"] in ("header", "footer"):
+        return f"{handle['type']}:{handle['relationshipId']}"
+    return f"{handle['type']}:{handle['noteId']}"
+
+
+def _referenced_notes(doc) -> set[str]:
+    """Keys of the notes some story of the document refers to."""
+    out = set()
+    for root in _story_roots(doc):
+        for kind in ("footnote", "endnote"):
+            out |= {f"{kind}:{ref.get(_W + 'id')}" for ref in root.iter(_W + kind + "Reference")}
+    return out
 
 
 # -- entry point -------------------------------------------------------------------------------------------
@@ -893,9 +940,16 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     base_stories, rev_stories = story_blocks(base_rev), story_blocks(rev_rev)
     budget, group = Budget(), [1]
     plans, unprocessed = [], []
+    referenced = _referenced_notes(rev_rev.document)
     for key in list(base_stories) + [k for k in rev_stories if k not in base_stories]:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
+        if r_story is not None and r_story.type in ("footnote", "endnote") and key not in referenced:
+            # Word deletes a note with its last reference, so accepting cannot leave this one behind
+            unprocessed.append({"baseStory": b_story.handle() if b_story else None,
+                                "revisedStory": r_story.handle(), "reason": "unreferenced-note"})
+            if b_story is None:
+                continue
         if b_story is None or r_story is None:
             if key.startswith(("header", "footer")):  # a part Word keys by relationship; not created here
                 unprocessed.append({"baseStory": b_story.handle() if b_story else None,
@@ -906,12 +960,16 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
         _plan_story(plan, base_rev.document.story_container(b_story), rev_rev.document.story_container(r_story))
         _pair_moves(plan, group)
         plans.append(plan)
-    writer.run(plans)
-    buffer = base_rev.to_bytes()
-    skip_base = {f"{u['baseStory']['type']}:{u['baseStory']['relationshipId']}" for u in unprocessed if u["baseStory"]}
-    skip_rev = {f"{u['revisedStory']['type']}:{u['revisedStory']['relationshipId']}"
-                for u in unprocessed if u["revisedStory"]}
-    _verify(buffer, base_texts, rev_texts, writer.importer.note_map, skip_base, skip_rev)
+    try:
+        writer.run(plans)
+        buffer = base_rev.to_bytes()
+    except (GenerateRedlineDocxResourceImportError, RedlineVerificationError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - an engine failure halfway must never yield a buffer
+        raise RedlineVerificationError(
+            f"The redline could not be written ({type(exc).__name__}: {exc}); nothing was returned.") from exc
+    skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
+    _verify(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
     buffer, report = privacy_mod.apply_to_package(buffer, transforms)
     return {"buffer": buffer, "applied": writer.applied, "skipped": writer.skipped,
             "unprocessedStories": unprocessed, "privacyReport": report,

@@ -133,10 +133,9 @@ class ParagraphView:
         if not segs:
             return self.p, _content_start(self.p)
         if offset <= 0:
-            run = segs[0].run
-            return _position_before(run)
+            return _position_before(_carrier(segs[0]))
         if offset >= segs[-1].end:
-            run = segs[-1].run
+            run = _carrier(segs[-1])
             parent = run.getparent()
             return parent, parent.index(run) + 1
         i = self._seg_at(offset)
@@ -160,7 +159,9 @@ class ParagraphView:
         """Runs whose visible text lies in [a, b), in order (boundaries must exist at a and b)."""
         out: list[etree._Element] = []
         for seg in self.segs:
-            if seg.start >= a and seg.end <= b and seg.run is not None and seg.run not in out:
+            if seg.start >= a and seg.end <= b and seg.run is None:
+                raise EditError("unsupportedBlock", "the range includes an equation")
+            if seg.start >= a and seg.end <= b and seg.run not in out:
                 out.append(seg.run)
             elif seg.start < b and seg.end > a and not (seg.start >= a and seg.end <= b):
                 raise EditError("protectedReference", "the range cuts into a footnote or endnote marker")
@@ -234,6 +235,12 @@ class ParagraphView:
 
     def utf16(self, index: int) -> int:
         return index_to_utf16(self.text, index)
+
+
+def _carrier(seg: Seg) -> etree._Element:
+    if seg.run is None:  # equation text (m:t) is not a run we can split around
+        raise EditError("unsupportedBlock", "the paragraph's text at this point is part of an equation")
+    return seg.run
 
 
 def _content_start(p) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -282,6 +283,8 @@ class OperationEngine:
         plan = _Planned(i, op, block)
         plan.resolved["mode"] = mode
         text = block.text
+        if t in ("insertAfterBlock", "insertBeforeBlock"):
+            _keep_markers("", op["text"])
         if t not in INSERTS and _pending_deletion(block):
             raise EditError("pendingDeletion", "the target is already pending deletion")
         if t in RANGE_TYPES:
@@ -291,12 +294,17 @@ class OperationEngine:
                 raise EditError("staleRange", "the text at that range is no longer what find_text returned")
             if t == "replaceRange" and text[a:b] == op["replace"]:
                 raise EditError("noopOperation")
+            if t == "replaceRange":
+                _keep_markers(text[a:b], op["replace"])
             plan.resolved.update(start=a, end=b)
         elif t == "replaceInBlock":
             a, b = _find_once(text, op["find"])
             if op["find"] == op["replace"]:
                 raise EditError("noopOperation")
             plan.resolved.update(start=a, end=b)
+            _keep_markers(text[a:b], op["replace"])
+        elif t == "replaceBlock":
+            _keep_markers(text, op["text"])
         elif t == "commentOnBlock" and op.get("quote"):
             a, b = _find_once(text, op["quote"])
             plan.resolved.update(start=a, end=b)
@@ -339,7 +347,7 @@ class OperationEngine:
     def _claims(self, planned: list[_Planned], skipped: dict) -> None:
         """Refuse a later operation whose target an earlier one in the batch deletes or rewrites."""
         claims: dict[str, list[tuple[str, int, int, str]]] = {}
-        tables: dict[int, str] = {}
+        tables: dict = {}
         for plan in sorted(planned, key=lambda p: p.index):
             op, t = plan.op, plan.op["type"]
             bid = plan.block.id
@@ -365,11 +373,19 @@ class OperationEngine:
                 kind = None
             else:  # table structure
                 key = id(plan.resolved.get("table"))
-                if key in tables and (t == "deleteTable" or tables[key].startswith("deleteTable")):
+                earlier = tables.get(key)
+                if earlier is not None and (t == "deleteTable" or earlier.startswith("deleteTable:")):
                     skipped[plan.index] = ("overlappingOperation",
-                                           f'an earlier operation in this batch ("{tables[key].split(":", 1)[1]}") '
+                                           f'an earlier operation in this batch ("{earlier.split(":", 1)[1]}") '
                                            "already changes this table")
                     continue
+                if t == "deleteTableRow":
+                    row_key = ("row", id(plan.resolved.get("row")))
+                    if row_key in tables:
+                        skipped[plan.index] = ("noopOperation", "an earlier operation in this batch already "
+                                                                "deletes this row")
+                        continue
+                    tables[row_key] = f"{t}:{op['id']}"
                 tables.setdefault(key, f"{t}:{op['id']}")
                 kind = None
             if conflict is not None:
@@ -525,6 +541,17 @@ def _range_indices(text: str, rng: dict, check_clusters: bool) -> tuple[int, int
             if cluster:
                 raise EditError("splitsCharacter", graphemes.splits_message(text, off, *cluster))
     return a, b
+
+
+_MARKER = re.compile(r"\[\^e?\d+\]")
+
+
+def _keep_markers(old: str, new: str) -> None:
+    """Footnote and endnote markers are references, not text: an edit keeps them all, in order,
+    and never invents one."""
+    if _MARKER.findall(old) != _MARKER.findall(new):
+        raise EditError("protectedReference", "keep each [^n] marker of the original text in the new text, in "
+                                              "order, and add none")
 
 
 def _find_once(text: str, needle: str) -> tuple[int, int]:

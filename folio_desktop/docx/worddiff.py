@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_TOKENS = re.compile(r"\s+|\S+")
+# note markers ([^1], [^e2]) are tokens of their own, so words next to them can change alone
+_TOKENS = re.compile(r"\[\^e?\d+\]|\s+|(?:(?!\[\^e?\d+\])\S)+")
 CELL_BUDGET = 4_000_000
 
 

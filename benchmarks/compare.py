@@ -1,0 +1,192 @@
+"""Benchmark: our redline CLI against python-redlines on the same document pairs, side by side.
+
+Run from the project root::
+
+    pip install "python-redlines[docxodus]"      # its documented engine (a .NET binary in the wheel)
+    python benchmarks/compare.py                 # timings, then LibreOffice opens each of our outputs
+    python benchmarks/compare.py --no-libreoffice
+
+Pairs: every corpus file with tracked changes (base = all rejected, revised = all accepted) plus two
+contract pairs built here by editing real contracts. Each tool runs as its own process per pair
+(`python -m folio_desktop compare OLD NEW -o OUT` and a python-redlines `run_redline` call), three
+times; the median is reported, with the ratio python-redlines / ours (> 1 means we are faster).
+The LibreOffice step converts each of our outputs with `soffice --headless --convert-to pdf` and
+reports whether it opened; it is a separate step because it is slow and needs LibreOffice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+sys.path.insert(0, str(ROOT))
+
+from folio_desktop.docx import DocxReviewer  # noqa: E402
+
+REVISION = re.compile(rb"<w:(ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|rPrChange|pPrChange|sectPrChange"
+                      rb"|tblPrChange|tblGridChange|trPrChange|tblPrExChange|tcPrChange)[ />]")
+PY_REDLINES = """
+import sys
+from python_redlines import DocxodusEngine
+out, _, _ = DocxodusEngine().run_redline("bench", open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read())
+open(sys.argv[3], "wb").write(out)
+"""
+
+
+def _tracked(path: Path) -> bool:
+    with zipfile.ZipFile(path) as z:
+        return any(REVISION.search(z.read(n)) for n in z.namelist() if n.endswith(".xml"))
+
+
+def _resolved(data: bytes, accept: bool) -> bytes:
+    rev = DocxReviewer.from_bytes(data)
+    rev.accept_all() if accept else rev.reject_all()
+    return rev.to_bytes()
+
+
+def _edited_contract(path: Path, edits: int) -> tuple[bytes, bytes]:
+    """(base, revised): the contract, and the contract with words replaced, clauses removed and added."""
+    base = _resolved(path.read_bytes(), True)
+    rev = DocxReviewer.from_bytes(base)
+    blocks = [b for b in rev.snapshot().blocks if len(b.text.split()) >= 6 and not b.table]
+    ops = []
+    for n, block in enumerate(blocks[:: max(1, len(blocks) // edits)][:edits]):
+        words = block.text.split(" ")
+        if n % 3 == 0:
+            ops.append({"type": "deleteBlock", "blockId": block.id})
+        elif n % 3 == 1:
+            ops.append({"type": "insertAfterBlock", "blockId": block.id, "text": "The parties further agree to "
+                        "cooperate in good faith on any matter this clause does not address."})
+        else:
+            ops.append({"type": "replaceBlock", "blockId": block.id,
+                        "text": " ".join(words[:3] + ["promptly"] + words[3:-1] + ["(as amended)."])})
+    rev.apply_document_operations({"version": 1, "mode": "direct", "operations": ops})
+    return base, rev.to_bytes()
+
+
+def pairs(work: Path) -> list[tuple[str, Path, Path]]:
+    out = []
+    files = sorted(CORPUS.glob("*.docx")) + sorted((CORPUS / "folio").glob("*.docx"))
+    for path in files:
+        if not _tracked(path):
+            continue
+        data = path.read_bytes()
+        old, new = work / f"{path.stem}.base.docx", work / f"{path.stem}.revised.docx"
+        old.write_bytes(_resolved(data, False))
+        new.write_bytes(_resolved(data, True))
+        out.append((path.stem, old, new))
+    for name, edits in (("contract_nvca_stock_purchase_agreement_27p", 24),
+                        ("contract_commonpaper_pilot_agreement", 12)):
+        base, revised = _edited_contract(CORPUS / f"{name}.docx", edits)
+        old, new = work / f"{name}.edited.base.docx", work / f"{name}.edited.revised.docx"
+        old.write_bytes(base)
+        new.write_bytes(revised)
+        out.append((f"{name} (edited)", old, new))
+    return out
+
+
+def _time(cmd: list[str], env: dict) -> tuple[float, str | None]:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    elapsed = time.perf_counter() - start
+    error = None if proc.returncode == 0 else (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+    return elapsed, error
+
+
+def _median(cmd, env, runs=3) -> tuple[float | None, str | None]:
+    times = []
+    for _ in range(runs):
+        elapsed, error = _time(cmd, env)
+        if error:
+            return None, error
+        times.append(elapsed)
+    return statistics.median(times), None
+
+
+def _python_redlines_available() -> str | None:
+    try:
+        from python_redlines import DocxodusEngine
+
+        DocxodusEngine()
+        return None
+    except Exception as exc:  # noqa: BLE001 - report why the other tool cannot run here
+        return f"{type(exc).__name__}: {exc}"
+
+
+def libreoffice_opens(paths: list[Path], work: Path) -> dict[str, str]:
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        return {p.name: "soffice not found" for p in paths}
+    profile = work / "lo-profile"
+    results = {}
+    for path in paths:
+        outdir = work / "pdf"
+        outdir.mkdir(exist_ok=True)
+        proc = subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
+                               "pdf", "--outdir", str(outdir), str(path)], capture_output=True, text=True, timeout=300)
+        pdf = outdir / (path.stem + ".pdf")
+        ok = proc.returncode == 0 and pdf.is_file() and pdf.stat().st_size > 0
+        results[path.name] = "opens" if ok else f"FAILED ({proc.returncode}: {proc.stderr.strip()[:120]})"
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--no-libreoffice", action="store_true", help="skip the LibreOffice open check")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    other = _python_redlines_available()
+    if other:
+        print(f"python-redlines cannot run here ({other}); only our timings are measured.")
+    with tempfile.TemporaryDirectory(prefix="folio-compare-bench-") as tmp:
+        work = Path(tmp)
+        cases = pairs(work)
+        print(f"{'pair':58} {'ours s':>8} {'py-redlines s':>14} {'ratio':>7}")
+        ours_all, theirs_all, outputs = [], [], []
+        for name, old, new in cases:
+            out = work / f"{old.stem}.folio.docx"
+            ours, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o", str(out)],
+                                env, args.runs)
+            theirs, their_err = (None, "not run") if other else _median(
+                [sys.executable, "-c", PY_REDLINES, str(old), str(new), str(work / f"{old.stem}.pyr.docx")],
+                env, args.runs)
+            if ours is not None:
+                ours_all.append(ours)
+                outputs.append(out)
+            if theirs is not None:
+                theirs_all.append(theirs)
+            ratio = f"{theirs / ours:6.2f}x" if ours and theirs else "   n/a"
+            print(f"{name[:58]:58} {ours if ours is not None else float('nan'):8.3f} "
+                  f"{theirs if theirs is not None else float('nan'):14.3f} {ratio:>7}"
+                  + (f"  ours failed: {err}" if err else "") + (f"  py-redlines: {their_err}" if their_err and
+                                                                 not other else ""))
+        if ours_all:
+            line = f"median pair: ours {statistics.median(ours_all):.3f} s"
+            if theirs_all:
+                m_ours, m_theirs = statistics.median(ours_all), statistics.median(theirs_all)
+                line += f", python-redlines {m_theirs:.3f} s, ratio {m_theirs / m_ours:.2f}x " \
+                        f"({'faster' if m_ours < m_theirs else 'slower'} than python-redlines)"
+            print(line)
+        if not args.no_libreoffice:
+            print("\nLibreOffice (soffice --headless --convert-to pdf) on each of our outputs:")
+            opened = libreoffice_opens(outputs, work)
+            for name, state in opened.items():
+                print(f"  {name:70} {state}")
+            print(f"{sum(s == 'opens' for s in opened.values())}/{len(opened)} open")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
