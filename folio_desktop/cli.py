@@ -17,13 +17,14 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop stories FILE               list headers, footers and notes with their text
   folio-desktop changes FILE               list pending tracked changes
   folio-desktop comments FILE              list comment threads
+  folio-desktop pages FILE [--json]        lay the document out: page count and each page's first words
   folio-desktop tool FILE NAME [JSON]      run one agent tool headless and print its JSON result
                                            (--save OUT.docx keeps the edits suggest_changes made)
   folio-desktop compare OLD NEW -o OUT.docx [--summary] [--author NAME] [--privacy T ...]
                                            write a redline of OLD -> NEW as tracked changes
 """
 
-SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare")
+SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -36,6 +37,9 @@ def _build_parser() -> argparse.ArgumentParser:
     read.add_argument("file")
     read.add_argument("--annotated", action="store_true", help="show tracked changes and comments inline")
     read.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    pages = sub.add_parser("pages", help="lay the document out into pages")
+    pages.add_argument("file")
+    pages.add_argument("--json", action="store_true", help='print {"pageCount", "pages": [{"number", "firstWords"}]}')
     tool = sub.add_parser("tool", help="run one agent tool headless")
     tool.add_argument("file")
     tool.add_argument("name", help="the tool, e.g. read_document, find_text, suggest_changes")
@@ -99,9 +103,37 @@ def _run_tool(args) -> int:
     return 0 if result.get("ok") else 1
 
 
+def _run_pages(args) -> int:
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QGuiApplication
+
+    from .layout import layout_document
+
+    app = QGuiApplication.instance() or QGuiApplication([APP_NAME])  # noqa: F841 - fonts need it
+    rev = _open(args.file)
+    lay = layout_document(rev.document)
+    pages = []
+    for page in lay.pages:
+        words = page.text(include_headers=True).split()
+        pages.append({"number": page.number, "firstWords": " ".join(words[:8])})
+    if args.json:
+        print(json.dumps({"pageCount": lay.page_count, "pages": pages}, ensure_ascii=False))
+    else:
+        print(f"{lay.page_count} page(s)")
+        for item in pages:
+            print(f"{item['number']:4}  {item['firstWords']}")
+        for original, used in lay.font_substitutions.items():
+            print(f"font {original!r} is not installed; laid out with {used!r}", file=sys.stderr)
+    return 0
+
+
 def _run_headless(args) -> int:
     if args.command == "tool":
         return _run_tool(args)
+    if args.command == "pages":
+        return _run_pages(args)
     rev = _open(args.file)
     if args.command == "read":
         if args.json:

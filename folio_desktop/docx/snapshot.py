@@ -21,6 +21,8 @@ from .textkit import index_to_utf16, normalize, text_hash
 
 if TYPE_CHECKING:
     from .document import Document
+    from .numbering import Numbering
+    from .styles import Styles
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
@@ -413,8 +415,7 @@ class _Walker:
         ppr = p.find(T_PPR)
         style_id = None
         direct_outline = None
-        num_id = ilvl = None
-        has_numpr = False
+        numpr = None
         if ppr is not None:
             ps = ppr.find(_W + "pStyle")
             if ps is not None:
@@ -423,11 +424,6 @@ class _Walker:
             if ol is not None:
                 direct_outline = int_attr(ol)
             numpr = ppr.find(_W + "numPr")
-            if numpr is not None:
-                has_numpr = True
-                nid = numpr.find(_W + "numId")
-                num_id = nid.get(W_VAL) if nid is not None else None
-                ilvl = int_attr(numpr.find(_W + "ilvl"))
             jc = ppr.find(_W + "jc")
             if jc is not None:
                 block.direct_alignment = jc.get(W_VAL)
@@ -448,39 +444,8 @@ class _Walker:
             heading = doc.styles.heading_level(style_id or doc.styles.default_paragraph_style)
         block.heading_level = heading
 
-        # stated numbering (spec §5.7)
-        if not has_numpr:
-            stated = {"kind": "inherit"}
-        elif num_id is not None:
-            if num_id == "0":
-                stated = {"kind": "none"}
-            else:
-                stated = {"kind": "reference", "numId": _num(num_id)}
-                if ilvl is not None:
-                    stated["ilvl"] = ilvl
-        elif ilvl is not None:
-            stated = {"kind": "levelOnly", "ilvl": ilvl}
-        else:
-            stated = {"kind": "inherit"}
+        stated, eff_num, eff_lvl = list_membership(doc.styles, doc.numbering, style_id, numpr)
         block.stated_numbering = stated
-
-        # effective membership: stated tier over the style tier
-        effective_style = style_id or doc.styles.default_paragraph_style
-        s_num, s_ilvl = doc.styles.numbering(effective_style)
-        if s_num is not None and s_num != "0" and s_ilvl is None:
-            s_ilvl = doc.numbering.level_for_style(s_num, effective_style)
-        kind = stated["kind"]
-        if kind == "none":
-            eff_num, eff_lvl = None, None
-        elif kind == "reference":
-            eff_num = num_id
-            eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
-        elif kind == "levelOnly":
-            eff_num = s_num if s_num not in (None, "0") else None
-            eff_lvl = ilvl
-        else:
-            eff_num = s_num if s_num not in (None, "0") else None
-            eff_lvl = s_ilvl if s_ilvl is not None else 0
         label = None
         if eff_num is not None:
             block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
@@ -492,6 +457,51 @@ class _Walker:
         elif label:
             block.kind = "listItem"
             block.display_label = label
+
+
+def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
+                    numpr: etree._Element | None) -> tuple[dict, str | None, int | None]:
+    """A paragraph's list membership: (stated numbering as spec §5.7 reports it, effective numId,
+    effective ilvl). The stated tier (the paragraph's own w:numPr) wins over the style tier (the
+    numbering its paragraph style, or the default paragraph style, supplies through basedOn).
+    numId is None when the paragraph is not in a list; the level may still be None."""
+    num_id = ilvl = None
+    if numpr is not None:
+        nid = numpr.find(_W + "numId")
+        num_id = nid.get(W_VAL) if nid is not None else None
+        ilvl = int_attr(numpr.find(_W + "ilvl"))
+    if numpr is None:
+        stated: dict = {"kind": "inherit"}
+    elif num_id is not None:
+        if num_id == "0":
+            stated = {"kind": "none"}
+        else:
+            stated = {"kind": "reference", "numId": _num(num_id)}
+            if ilvl is not None:
+                stated["ilvl"] = ilvl
+    elif ilvl is not None:
+        stated = {"kind": "levelOnly", "ilvl": ilvl}
+    else:
+        stated = {"kind": "inherit"}
+
+    # effective membership: stated tier over the style tier
+    effective_style = style_id or styles.default_paragraph_style
+    s_num, s_ilvl = styles.numbering(effective_style)
+    if s_num is not None and s_num != "0" and s_ilvl is None:
+        s_ilvl = numbering.level_for_style(s_num, effective_style)
+    kind = stated["kind"]
+    if kind == "none":
+        eff_num, eff_lvl = None, None
+    elif kind == "reference":
+        eff_num = num_id
+        eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
+    elif kind == "levelOnly":
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = ilvl
+    else:
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = s_ilvl if s_ilvl is not None else 0
+    return stated, eff_num, eff_lvl
 
 
 def _num(value: str):
@@ -602,4 +612,4 @@ def _preview_runs(doc: Document, pstyle: str | None, raw: list[tuple[str, Any]])
     return [{"text": "".join(parts), **fmt} for parts, fmt in runs]
 
 
-__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16"]
+__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16", "list_membership"]

@@ -1,0 +1,564 @@
+"""Pagination: flow measured paragraphs and table rows into pages, section by section (spec §10).
+
+Word's rules as far as a contract needs them: page and section breaks, pageBreakBefore, keepNext
+chains, keepLines, widow and orphan control, space before dropped at the top of a flowed page,
+contextual spacing, table rows that do not split when they fit on a page (with repeated header
+rows), headers and footers per section (first page, even pages), footnotes at the foot of the page
+of their reference, PAGE and NUMPAGES fields.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from lxml import etree
+from PySide6.QtCore import QRectF
+
+from ..docx.formatting import Formatter
+from ..docx.ooxml import W_NS
+from ..docx.sections import even_and_odd_headers, read_sections
+from .fonts import FontBook
+from .model import DocumentLayout, Fragment, Page
+from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
+
+_W = "{" + W_NS + "}"
+T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
+CELL_MARGIN = 108 * TWIP  # Word's default left/right cell margin
+NOTE_SEPARATOR_GAP = 6.0
+
+
+@dataclass
+class _Column:
+    x: float
+    top: float
+    bottom: float
+    width: float
+
+
+class Paginator:
+    def __init__(self, doc, fonts: FontBook | None = None, show_markup: bool = True):
+        self.doc = doc
+        self.fonts = fonts or FontBook()
+        self.formatter = Formatter(doc)
+        self.measurer = ParagraphMeasurer(doc, self.formatter, self.fonts, show_markup)
+        self.snapshot = doc.snapshot()
+        self.sections = read_sections(doc)
+        self.even_odd = even_and_odd_headers(doc)
+        self._measured: dict = {}
+        self.note_numbers = self._number_notes()
+        self._note_cache: dict = {}
+        self.total_pages_hint = 0
+
+    # -- measurement -----------------------------------------------------------------------------
+
+    def measure(self, p, width: float, table_style=None, cell=None, story="main", block=None) -> MeasuredParagraph:
+        key = (id(p), round(width, 1), table_style, cell)
+        cached = self._measured.get(key)
+        if cached is None:
+            if block is None and story == "main":
+                block = self.snapshot.block_of_paragraph.get(p)
+            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers)
+            self._measured[key] = cached
+        return cached
+
+    def invalidate(self, paragraphs) -> None:
+        """Forget measurements of edited paragraphs (everything else is reused)."""
+        ids = {id(p) for p in paragraphs}
+        self._measured = {k: v for k, v in self._measured.items() if k[0] not in ids}
+        self.snapshot = self.doc.snapshot()
+
+    def _number_notes(self) -> dict:
+        numbers: dict = {}
+        counters = {"footnote": 0, "endnote": 0}
+        for ref in self.doc.body.iter(_W + "footnoteReference", _W + "endnoteReference"):
+            kind = "footnote" if ref.tag.endswith("footnoteReference") else "endnote"
+            raw = ref.get(_W + "id", "")
+            if not raw.lstrip("-").isdigit():
+                continue
+            if (kind, int(raw)) not in numbers:
+                counters[kind] += 1
+                numbers[(kind, int(raw))] = str(counters[kind])
+        return numbers
+
+    # -- the page flow ---------------------------------------------------------------------------------
+
+    def run(self):
+        """Yield pages as they are completed (the view shows the first ones while the rest flow)."""
+        self.pages: list[Page] = []
+        self._page: Page | None = None
+        for section in self.sections:
+            self.section = section
+            continuous = section.break_type == "continuous" and self._page is not None and \
+                abs(self._page.width - section.page_width * TWIP) < 1 and \
+                abs(self._page.height - section.page_height * TWIP) < 1
+            if not continuous:
+                yield from self._new_page(parity=section.break_type)
+            else:
+                self._set_columns(keep_y=True)
+            self._prev_para: MeasuredParagraph | None = None
+            for element in self._flow_elements(section.elements):
+                yield from self._place_element(element)
+        if self._page is not None:
+            self._finish_page()
+            yield self._page
+
+    def _flow_elements(self, elements):
+        for el in elements:
+            if el.tag == T_SDT:
+                content = el.find(T_SDT_CONTENT)
+                if content is not None:
+                    yield from self._flow_elements(list(content))
+            elif el.tag in (T_P, T_TBL):
+                yield el
+            elif el.tag == _W + "customXml":
+                yield from self._flow_elements(list(el))
+
+    def _new_page(self, parity: str | None = None):
+        if self._page is not None:
+            self._finish_page()
+            yield self._page
+        number = len(self.pages) + 1
+        if parity in ("evenPage", "oddPage") and self.pages:
+            want_even = parity == "evenPage"
+            if (number % 2 == 0) != want_even:  # Word inserts a blank page to reach the right parity
+                blank = self._blank_page(number)
+                self.pages.append(blank)
+                yield blank
+                number += 1
+        s = self.section
+        self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index)
+        self.pages.append(self._page)
+        self._page_notes: list = []
+        self._notes_height = 0.0
+        self._flowed = False
+        self._header_bottom, self._footer_top = self._place_headers_footers()
+        self._set_columns(keep_y=False)
+
+    def _blank_page(self, number: int) -> Page:
+        s = self.section
+        return Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index)
+
+    def _set_columns(self, keep_y: bool) -> None:
+        s = self.section
+        left = (s.margin_left + s.gutter) * TWIP
+        width = (s.page_width - s.margin_left - s.margin_right - s.gutter) * TWIP
+        top = max(abs(s.margin_top) * TWIP, self._header_bottom)
+        bottom = min((s.page_height - abs(s.margin_bottom)) * TWIP, self._footer_top)
+        n = max(s.columns, 1)
+        space = s.column_space * TWIP
+        col_width = (width - space * (n - 1)) / n
+        if keep_y:
+            top = max(self._y, top)
+        self._columns = [_Column(left + i * (col_width + space), top, bottom, col_width) for i in range(n)]
+        self._col = 0
+        self._y = top
+        self._at_top = not keep_y
+
+    @property
+    def _column(self) -> _Column:
+        return self._columns[self._col]
+
+    def _next_column_or_page(self, hard: bool = False):
+        self._flowed = not hard
+        if self._col + 1 < len(self._columns):
+            self._col += 1
+            self._y = self._column.top
+            self._at_top = True
+            return
+        yield from self._new_page()
+        self._flowed = not hard
+
+    def _room(self) -> float:
+        return self._column.bottom - self._notes_height - self._y
+
+    # -- paragraphs ------------------------------------------------------------------------------------
+
+    def _space_before(self, para: MeasuredParagraph) -> float:
+        prev = self._prev_para
+        if prev is not None and para.contextual_key is not None and prev.contextual_key == para.contextual_key:
+            return 0.0
+        if self._at_top and self._flowed:
+            return 0.0  # Word drops space before at the top of a page the text flowed onto
+        return para.space_before
+
+    def _space_after(self, para: MeasuredParagraph, nxt: MeasuredParagraph | None) -> float:
+        if nxt is not None and para.contextual_key is not None and nxt.contextual_key == para.contextual_key:
+            return 0.0
+        return para.space_after
+
+    def _place_element(self, element):
+        if element.tag == T_TBL:
+            yield from self._place_table(element)
+        else:
+            para = self.measure(element, self._column.width)
+            yield from self._place_paragraph(element, para)
+
+    def _keep_chain_height(self, element, para: MeasuredParagraph) -> float:
+        """Height of a keepNext chain starting here, up to the first two lines of the paragraph after it."""
+        height = para.space_before + para.content_height + para.space_after
+        el = element
+        guard = 0
+        while para.keep_next and guard < 20:
+            guard += 1
+            el = el.getnext()
+            while el is not None and el.tag not in (T_P, T_TBL):
+                el = el.getnext()
+            if el is None or el.tag != T_P:
+                break
+            para = self.measure(el, self._column.width)
+            if para.keep_next:
+                height += para.space_before + para.content_height + para.space_after
+            else:
+                height += para.space_before + sum(line.height for line in para.lines[:2])
+        return height
+
+    def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None):
+        if block_id is None:
+            block = self.snapshot.block_of_paragraph.get(element)
+            block_id = block.id if block is not None else None
+        if para.page_break_before and not self._at_top:
+            yield from self._next_column_or_page(hard=True)
+        if para.keep_next and not self._at_top:
+            chain = self._keep_chain_height(element, para)
+            full = self._column.bottom - self._column.top
+            if chain > self._room() and chain <= full * 0.9:
+                yield from self._next_column_or_page()
+        space_before = self._space_before(para)
+        lines = para.lines
+        i = 0
+        first_fragment = True
+        while i < len(lines):
+            if i > 0 and lines[i].page_break_before:
+                yield from self._next_column_or_page(hard=True)
+            room = self._room() - (space_before if first_fragment else 0.0)
+            fit = 0
+            used = 0.0
+            notes_extra = 0.0
+            while i + fit < len(lines):
+                line = lines[i + fit]
+                if fit > 0 and line.page_break_before:
+                    break
+                extra = self._notes_for_line(para, i + fit)
+                if used + line.height + notes_extra + extra > room + 0.01:
+                    break
+                used += line.height
+                notes_extra += extra
+                fit += 1
+            remaining = len(lines) - i - fit
+            if fit and remaining and not (i + fit < len(lines) and lines[i + fit].page_break_before):
+                if para.keep_lines and i == 0 and not self._at_top:
+                    fit = 0
+                elif para.widow_control and len(lines) > 1:
+                    if i == 0 and fit == 1 and not self._at_top:
+                        fit = 0  # an orphan first line goes with the rest
+                    elif remaining == 1 and fit > 1:
+                        fit -= 1  # leave no widow on the next page
+                        if i == 0 and fit == 1 and not self._at_top:
+                            fit = 0
+            if fit == 0:
+                if self._at_top:
+                    fit = 1  # a line taller than the page still has to go somewhere
+                else:
+                    yield from self._next_column_or_page()
+                    first_fragment = False if i > 0 else first_fragment
+                    space_before = 0.0
+                    continue
+            y0 = self._y + (space_before if first_fragment else 0.0) - lines[i].y
+            frag = Fragment(story, block_id, para, i, i + fit - 1, self._column.x, y0)
+            self._page.fragments.append(frag)
+            for k in range(i, i + fit):
+                self._take_notes(para, k)
+            self._y = frag.bottom
+            self._at_top = False
+            first_fragment = False
+            space_before = 0.0
+            i += fit
+            if i < len(lines) and not lines[i].page_break_before:
+                yield from self._next_column_or_page()
+        self._y += para.space_after
+        self._prev_para = para
+
+    # -- footnotes -----------------------------------------------------------------------------------
+
+    def _note_paragraphs(self, kind: str, note_id: int):
+        key = (kind, note_id)
+        if key in self._note_cache:
+            return self._note_cache[key]
+        out = []
+        part = self.doc.related_part(kind + "s")
+        if part is not None and kind == "footnote":
+            root = self.doc.package.xml(part)
+            for note in root.iterchildren(_W + kind):
+                if note.get(_W + "id") == str(note_id):
+                    for p in note.iter(T_P):
+                        out.append((p, self.measure(p, self._column.width, story=f"{kind}:{note_id}")))
+                    break
+        self._note_cache[key] = out
+        return out
+
+    def _notes_for_line(self, para: MeasuredParagraph, line_index: int) -> float:
+        line = para.lines[line_index]
+        height = 0.0
+        for offset, kind, note_id in para.note_refs:
+            if line.start <= offset < line.end and kind == "footnote":
+                for _p, measured in self._note_paragraphs(kind, note_id):
+                    height += measured.content_height + measured.space_after
+                if not self._page_notes:
+                    height += NOTE_SEPARATOR_GAP * 2
+        return height
+
+    def _take_notes(self, para: MeasuredParagraph, line_index: int) -> None:
+        line = para.lines[line_index]
+        for offset, kind, note_id in para.note_refs:
+            if line.start <= offset < line.end and kind == "footnote":
+                paragraphs = self._note_paragraphs(kind, note_id)
+                if not self._page_notes:
+                    self._notes_height += NOTE_SEPARATOR_GAP * 2
+                self._page_notes.append((note_id, paragraphs))
+                self._notes_height += sum(m.content_height + m.space_after for _p, m in paragraphs)
+
+    def _finish_page(self) -> None:
+        """Stack the page's footnotes above its bottom margin, under a short separator rule."""
+        page = self._page
+        if not self._page_notes:
+            return
+        col = self._columns[0]
+        y = col.bottom - self._notes_height
+        page.rules.append(QRectF(col.x, y + NOTE_SEPARATOR_GAP, min(144.0, col.width / 3), 0.75))
+        y += NOTE_SEPARATOR_GAP * 2
+        for note_id, paragraphs in self._page_notes:
+            for p, measured in paragraphs:
+                frag = Fragment(f"footnote:{note_id}", p.get("{http://schemas.microsoft.com/office/word/2010/wordml}paraId"),
+                                measured, 0, len(measured.lines) - 1, col.x, y)
+                page.fragments.append(frag)
+                y = frag.bottom + measured.space_after
+
+    # -- headers and footers -------------------------------------------------------------------------------
+
+    def _header_ref(self, kind: str) -> str | None:
+        s = self.section
+        refs = s.headers if kind == "header" else s.footers
+        number = len(self.pages)
+        first_of_section = not any(p.section == s.index for p in self.pages[:-1])
+        if s.title_page and first_of_section:
+            return refs.first
+        if self.even_odd and number % 2 == 0:
+            return refs.even or refs.default
+        return refs.default
+
+    def _place_headers_footers(self) -> tuple[float, float]:
+        s = self.section
+        page = self._page
+        left = (s.margin_left + s.gutter) * TWIP
+        width = (s.page_width - s.margin_left - s.margin_right - s.gutter) * TWIP
+        header_bottom, footer_top = 0.0, page.height
+        for kind in ("header", "footer"):
+            rid = self._header_ref(kind)
+            if not rid:
+                continue
+            rel = next((r for r in self.doc.package.rels(self.doc.main_part) if r.id == rid), None)
+            if rel is None or not self.doc.package.has_part(rel.target):
+                continue
+            root = self.doc.package.xml(rel.target)
+            paragraphs = [p for p in root.iter(T_P) if _top_story_paragraph(p, root)]
+            measured = []
+            for p in paragraphs:
+                copy_p = _with_page_fields(p, page.number, self.total_pages_hint or page.number)
+                measured.append((p, self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)))
+            total = sum(m.space_before + m.content_height + m.space_after for _p, m in measured)
+            if kind == "header":
+                y = s.header * TWIP
+                header_bottom = y + total
+            else:
+                y = page.height - s.footer * TWIP - total
+                footer_top = y
+            for p, m in measured:
+                y += m.space_before
+                frag = Fragment(f"{kind}:{rid}", None, m, 0, len(m.lines) - 1, left, y)
+                page.fragments.append(frag)
+                y = frag.bottom + m.space_after
+        return header_bottom, footer_top
+
+    # -- tables ----------------------------------------------------------------------------------------------
+
+    def _place_table(self, tbl):
+        from ..docx.snapshot import _row_cells, _rows
+
+        tblpr = tbl.find(_W + "tblPr")
+        style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
+        style = style_el.get(_W + "val") if style_el is not None else None
+        grid = [int(c.get(_W + "w", "0") or 0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
+        rows = list(_rows(tbl))
+        width = self._column.width
+        if not grid or sum(grid) <= 0:
+            cols = max((sum(c[2] for c in _row_cells(r)) for r in rows), default=1)
+            grid = [width / max(cols, 1)] * max(cols, 1)
+        scale = min(1.0, width * 1.2 / sum(grid)) if sum(grid) > width * 1.2 else 1.0
+        grid = [g * scale for g in grid]
+        indent = 0.0
+        if tblpr is not None:
+            ind = tblpr.find(_W + "tblInd")
+            if ind is not None and (ind.get(_W + "w") or "").lstrip("-").isdigit():
+                indent = int(ind.get(_W + "w")) * TWIP
+        borders = _has_borders(tbl, style, self.doc)
+        header_rows: list = []
+        row_count = len(rows)
+        for r_index, tr in enumerate(rows):
+            trpr = tr.find(_W + "trPr")
+            if trpr is not None and trpr.find(_W + "hidden") is not None:
+                continue
+            measured_row = self._measure_row(tr, r_index, row_count, grid, style)
+            if trpr is not None and trpr.find(_W + "tblHeader") is not None and r_index == len(header_rows):
+                header_rows.append(measured_row)
+            height = measured_row["height"]
+            full = self._column.bottom - self._column.top
+            if height > self._room() + 0.01 and not self._at_top and height <= full:
+                yield from self._next_column_or_page()
+                for hdr in header_rows:
+                    if hdr is not measured_row:
+                        self._emit_row(hdr, indent, borders)
+            self._emit_row(measured_row, indent, borders)
+        self._prev_para = None
+
+    def _measure_row(self, tr, r_index, row_count, grid, style) -> dict:
+        from ..docx.snapshot import _row_cells
+
+        cells = []
+        height = 0.0
+        cell_list = _row_cells(tr)
+        col_count = len(grid)
+        for c_index, (tc, col, span, vmerge) in enumerate(cell_list):
+            width = sum(grid[col:col + span]) if col < len(grid) else grid[-1]
+            content_w = max(width - 2 * CELL_MARGIN, 10.0)
+            paras = []
+            h = 0.0
+            if vmerge != "continue":
+                for p in _cell_paragraphs(tc):
+                    m = self.measure(p, content_w, style, (r_index, col, row_count, col_count))
+                    paras.append((p, m))
+                    h += m.space_before + m.content_height + m.space_after
+            cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge})
+            height = max(height, h)
+        trpr = tr.find(_W + "trPr")
+        if trpr is not None:
+            th = trpr.find(_W + "trHeight")
+            if th is not None and (th.get(_W + "val") or "").isdigit():
+                value = int(th.get(_W + "val")) * TWIP
+                height = value if th.get(_W + "hRule") == "exact" else max(height, value)
+        return {"cells": cells, "height": max(height, 4.0)}
+
+    def _emit_row(self, row: dict, indent: float, borders: bool) -> None:
+        x0 = self._column.x + indent
+        y0 = self._y
+        page = self._page
+        for cell in row["cells"]:
+            y = y0
+            for p, m in cell["paras"]:
+                block = self.snapshot.block_of_paragraph.get(p)
+                y += m.space_before
+                frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
+                                x0 + cell["x"] + CELL_MARGIN, y - m.lines[0].y)
+                page.fragments.append(frag)
+                for k in range(len(m.lines)):
+                    self._take_notes(m, k)
+                y = frag.bottom + m.space_after
+            if borders:
+                page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
+        self._y = y0 + row["height"]
+        self._at_top = False
+
+
+def _cell_paragraphs(tc):
+    for child in tc:
+        if child.tag == T_P:
+            yield child
+        elif child.tag == T_SDT:
+            content = child.find(T_SDT_CONTENT)
+            if content is not None:
+                yield from (p for p in content if p.tag == T_P)
+        elif child.tag == T_TBL:
+            # nested tables: their paragraphs flow inside the cell, one under the other
+            for p in child.iter(T_P):
+                yield p
+
+
+def _top_story_paragraph(p, root) -> bool:
+    anc = p.getparent()
+    while anc is not None and anc is not root:
+        if anc.tag in (_W + "txbxContent", "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"):
+            return False
+        anc = anc.getparent()
+    return True
+
+
+def _has_borders(tbl, style, doc) -> bool:
+    tblpr = tbl.find(_W + "tblPr")
+    if tblpr is not None:
+        borders = tblpr.find(_W + "tblBorders")
+        if borders is not None:
+            return any((b.get(_W + "val") or "none") not in ("none", "nil") for b in borders)
+    for st in doc.styles.chain(style):
+        el = doc.styles.by_id.get(st.style_id)
+        if el is not None and st.type == "table":
+            return True
+    return False
+
+
+_PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
+
+
+def _with_page_fields(p: etree._Element, page: int, total: int) -> etree._Element:
+    """A copy of a header/footer paragraph whose PAGE / NUMPAGES results show this page's numbers."""
+    if not any(f in "".join(p.itertext()) or p.find(f".//{_W}fldSimple") is not None for f in _PAGE_FIELDS):
+        return p
+    out = copy.deepcopy(p)
+    for fld in out.iter(_W + "fldSimple"):
+        instr = (fld.get(_W + "instr") or "").split()
+        if instr and instr[0].upper() in _PAGE_FIELDS:
+            value = str(page if instr[0].upper() == "PAGE" else total)
+            texts = list(fld.iter(_W + "t"))
+            if texts:
+                texts[0].text = value
+                for t in texts[1:]:
+                    t.text = ""
+    current = None
+    in_result = False
+    for el in list(out.iter(_W + "fldChar", _W + "instrText", _W + "t")):
+        if el.tag == _W + "fldChar":
+            kind = el.get(_W + "fldCharType")
+            if kind == "begin":
+                current, in_result = "", False
+            elif kind == "separate":
+                in_result = True
+            elif kind == "end":
+                current, in_result = None, False
+        elif el.tag == _W + "instrText" and current is not None and not in_result:
+            current += el.text or ""
+        elif el.tag == _W + "t" and in_result and current is not None:
+            name = current.split()[0].upper() if current.split() else ""
+            if name in _PAGE_FIELDS:
+                el.text = str(page if name == "PAGE" else total)
+                current = "__done__"  # only the first result run carries the number
+            elif current == "__done__":
+                el.text = ""
+    return out
+
+
+def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True) -> DocumentLayout:
+    """Lay out the whole document (needs a QGuiApplication for fonts)."""
+    paginator = Paginator(doc, fonts, show_markup)
+    pages = list(paginator.run())
+    # NUMPAGES needs the total: a second, cheap pass when headers use it and the count moved
+    if paginator.total_pages_hint != len(pages) and _uses_numpages(doc):
+        paginator.total_pages_hint = len(pages)
+        pages = list(paginator.run())
+    return DocumentLayout(pages, dict(paginator.fonts.substitutions))
+
+
+def _uses_numpages(doc) -> bool:
+    for rel in doc.package.rels(doc.main_part):
+        if rel.type.endswith(("/header", "/footer")) and doc.package.has_part(rel.target):
+            if b"NUMPAGES" in doc.package.read(rel.target) or b"SECTIONPAGES" in doc.package.read(rel.target):
+                return True
+    return False

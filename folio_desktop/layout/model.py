@@ -1,0 +1,139 @@
+"""The layout result: pages of positioned fragments that know their story, block and text offsets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QPainter
+
+from .paragraph import MeasuredParagraph
+
+
+@dataclass
+class Fragment:
+    """Lines first_line..last_line of one measured paragraph, placed on a page."""
+
+    story: str  # main | header:<rId> | footer:<rId> | footnote:<id>
+    block_id: str | None
+    para: MeasuredParagraph
+    first_line: int
+    last_line: int  # inclusive
+    x: float  # page position of the paragraph's layout origin
+    y: float  # page y of the paragraph layout's origin (lines keep their own y inside it)
+
+    @property
+    def display_range(self) -> tuple[int, int]:
+        return self.para.lines[self.first_line].start, self.para.lines[self.last_line].end
+
+    @property
+    def accepted_range(self) -> tuple[int, int]:
+        return self.para.accepted_range(*self.display_range)
+
+    @property
+    def top(self) -> float:
+        return self.y + self.para.lines[self.first_line].y
+
+    @property
+    def bottom(self) -> float:
+        line = self.para.lines[self.last_line]
+        return self.y + line.y + line.height
+
+    @property
+    def rect(self) -> QRectF:
+        return QRectF(self.x + self.para.x - 2, self.top, self.para.width + 4, self.bottom - self.top)
+
+    def text(self) -> str:
+        start, end = self.display_range
+        return self.para.text[start:end].replace("\u2028", "\n").replace("\u2060", "")
+
+    def draw(self, painter: QPainter) -> None:
+        layout = self.para.layout
+        origin = QPointF(self.x + self.para.x, self.y)
+        for i in range(self.first_line, self.last_line + 1):
+            layout.lineAt(i).draw(painter, origin)
+
+
+@dataclass
+class Page:
+    number: int  # 1-based
+    width: float
+    height: float
+    section: int
+    fragments: list[Fragment] = field(default_factory=list)
+    rules: list[QRectF] = field(default_factory=list)  # table borders and the footnote separator
+    change_bars: list[QRectF] = field(default_factory=list)
+
+    def body_fragments(self) -> list[Fragment]:
+        return [f for f in self.fragments if f.story == "main"]
+
+    def text(self, include_headers: bool = False) -> str:
+        frags = self.fragments if include_headers else self.body_fragments()
+        ordered = sorted(frags, key=lambda f: (_story_rank(f.story), f.top, f.x))
+        return "\n".join(f.text() for f in ordered)
+
+
+def _story_rank(story: str) -> int:
+    if story.startswith("header"):
+        return 0
+    if story == "main":
+        return 1
+    if story.startswith(("footnote", "endnote")):
+        return 2
+    return 3
+
+
+class DocumentLayout:
+    """All pages of a document, and the maps between pages and blocks."""
+
+    def __init__(self, pages: list[Page], font_substitutions: dict[str, str]):
+        self.pages = pages
+        self.font_substitutions = font_substitutions
+        self._block_pages: dict[str, list[tuple[int, Fragment]]] = {}
+        for page in pages:
+            for frag in page.fragments:
+                if frag.story == "main" and frag.block_id:
+                    self._block_pages.setdefault(frag.block_id, []).append((page.number, frag))
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def page_of(self, block_id: str, offset: int = 0) -> int | None:
+        """The 1-based page holding accepted-view offset `offset` of a block (boundaries go to the next)."""
+        placed = self._block_pages.get(block_id)
+        if not placed:
+            return None
+        for number, frag in placed:
+            start, end = frag.accepted_range
+            if start <= offset < end:
+                return number
+        last_number, last = placed[-1]
+        if offset >= last.accepted_range[1]:
+            return last_number
+        return placed[0][0]
+
+    def page_text(self, number: int, include_headers: bool = False) -> str | None:
+        if not 1 <= number <= len(self.pages):
+            return None
+        return self.pages[number - 1].text(include_headers)
+
+    def fragments_of(self, block_id: str) -> list[tuple[int, Fragment]]:
+        return list(self._block_pages.get(block_id, ()))
+
+    def hit_test(self, number: int, point: QPointF) -> tuple[str, int] | None:
+        """(blockId, accepted-view offset) at a point of a page, or None outside any body text."""
+        if not 1 <= number <= len(self.pages):
+            return None
+        for frag in self.pages[number - 1].body_fragments():
+            if frag.rect.contains(point) and frag.block_id:
+                para = frag.para
+                for i in range(frag.first_line, frag.last_line + 1):
+                    line = para.layout.lineAt(i)
+                    top = frag.y + para.lines[i].y
+                    if top <= point.y() <= top + para.lines[i].height:
+                        cursor = line.xToCursor(point.x() - frag.x - para.x)
+                        cursor = min(max(cursor, 0), len(para.accepted) - 1) if para.accepted else 0
+                        acc = para.accepted[cursor] if para.accepted else 0
+                        return frag.block_id, max(acc, 0)
+        return None

@@ -1,0 +1,346 @@
+"""Measuring one paragraph: its text as the lawyer sees it (with redlines), shaped by QTextLayout
+into lines of a given width, with Word's indents, tabs, line spacing and paragraph spacing.
+
+Units are pixels at 96 dpi (a twip is 1/15 px), as in the spec's page geometry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QTextCharFormat, QTextLayout, QTextOption
+
+from ..docx import inline
+from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
+
+TWIP = 1 / 15  # px per twip at 96 dpi
+LINE_SEPARATOR = "\u2028"
+INSERT_COLORS = ["#1f6feb", "#b4009e", "#0a7d32", "#c2410c", "#6d28d9", "#0e7490"]
+HIGHLIGHTS = {"yellow": "#ffff00", "green": "#00ff00", "cyan": "#00ffff", "magenta": "#ff00ff", "blue": "#0000ff",
+              "red": "#ff0000", "darkBlue": "#000080", "darkCyan": "#008080", "darkGreen": "#008000",
+              "darkMagenta": "#800080", "darkRed": "#800000", "darkYellow": "#808000", "darkGray": "#808080",
+              "lightGray": "#c0c0c0", "black": "#000000", "white": "#ffffff"}
+COMMENT_BACKGROUND = "#fff1b8"
+
+
+def author_color(author: str | None, palette: dict[str, str]) -> str:
+    author = author or ""
+    if author not in palette:
+        palette[author] = INSERT_COLORS[len(palette) % len(INSERT_COLORS)]
+    return palette[author]
+
+
+@dataclass
+class Span:
+    """A stretch of display text with one format and where it came from."""
+
+    start: int
+    end: int
+    kind: str  # text | inserted | deleted | label | note
+    author: str | None = None
+    comment: bool = False
+
+
+@dataclass
+class Line:
+    y: float  # top of the line box inside the paragraph, after space before
+    height: float
+    ascent: float
+    start: int  # display text offsets
+    end: int
+    page_break_before: bool = False
+
+
+@dataclass
+class MeasuredParagraph:
+    text: str
+    layout: QTextLayout
+    lines: list[Line]
+    space_before: float
+    space_after: float
+    x: float  # left edge of the text area relative to the column
+    width: float
+    accepted: list[int]  # display offset -> accepted-view offset (-1 for deleted/label text)
+    spans: list[Span] = field(default_factory=list)
+    note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
+    keep_next: bool = False
+    keep_lines: bool = False
+    widow_control: bool = True
+    page_break_before: bool = False
+    contextual_key: str | None = None  # style id when contextual spacing applies
+
+    @property
+    def content_height(self) -> float:
+        return sum(line.height for line in self.lines)
+
+    def accepted_range(self, start: int, end: int) -> tuple[int, int]:
+        """Accepted-view [start, end) covered by display [start, end)."""
+        lo = next((self.accepted[i] for i in range(start, min(end, len(self.accepted))) if self.accepted[i] >= 0), None)
+        hi = next((self.accepted[i] + 1 for i in range(min(end, len(self.accepted)) - 1, start - 1, -1)
+                   if self.accepted[i] >= 0), None)
+        if lo is None:
+            before = next((self.accepted[i] + 1 for i in range(start - 1, -1, -1) if self.accepted[i] >= 0), 0)
+            return before, before
+        return lo, hi
+
+
+class ParagraphMeasurer:
+    """Builds and shapes paragraphs for one document (fonts and formats are cached across calls)."""
+
+    def __init__(self, doc, formatter, fonts, show_markup: bool = True):
+        self.doc = doc
+        self.formatter = formatter
+        self.fonts = fonts
+        self.show_markup = show_markup
+        self.author_colors: dict[str, str] = {}
+        self._formats: dict = {}
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool) -> QTextCharFormat:
+        key = (fmt, span_kind, author, comment)
+        cached = self._formats.get(key)
+        if cached is not None:
+            return cached
+        cf = QTextCharFormat()
+        size = fmt.size_pt
+        if fmt.vert_align in ("superscript", "subscript"):
+            size = size * 0.65
+        cf.setFont(self.fonts.font(fmt.font_family, size, fmt.bold, fmt.italic, fmt.caps, fmt.small_caps,
+                                   fmt.spacing_twips * TWIP))
+        color = fmt.color
+        if span_kind in ("inserted", "deleted") and self.show_markup:
+            color = author_color(author, self.author_colors).lstrip("#")
+        if color:
+            cf.setForeground(QColor("#" + color))
+        if fmt.underline or (span_kind == "inserted" and self.show_markup):
+            cf.setFontUnderline(True)
+        if fmt.strike or fmt.double_strike or (span_kind == "deleted" and self.show_markup):
+            cf.setFontStrikeOut(True)
+        if fmt.vert_align == "superscript":
+            cf.setVerticalAlignment(QTextCharFormat.AlignSuperScript)
+        elif fmt.vert_align == "subscript":
+            cf.setVerticalAlignment(QTextCharFormat.AlignSubScript)
+        background = None
+        if fmt.highlight and fmt.highlight in HIGHLIGHTS:
+            background = HIGHLIGHTS[fmt.highlight]
+        elif fmt.shading:
+            background = "#" + fmt.shading
+        if comment and self.show_markup:
+            background = COMMENT_BACKGROUND
+        if background:
+            cf.setBackground(QColor(background))
+        self._formats[key] = cf
+        return cf
+
+    def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None):
+        """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph."""
+        parts: list[str] = []
+        formats: list[tuple[int, int, QTextCharFormat]] = []
+        accepted: list[int] = []
+        spans: list[Span] = []
+        breaks: list[int] = []
+        notes: list[tuple[int, str, int]] = []
+        pos = 0
+        acc = 0
+        if label:
+            suffix = {"tab": "\t", "space": " "}.get(para_fmt.number_suffix, "")
+            text = label + suffix
+            fmt = para_fmt.number_format or para_fmt.mark
+            parts.append(text)
+            formats.append((0, len(text), self._char_format(fmt, "label", None, False)))
+            accepted.extend([-1] * len(text))
+            spans.append(Span(0, len(text), "label"))
+            pos = len(text)
+        active_comments: set[str] = set()
+        run_cache: dict = {}
+        for piece in inline.iter_pieces(p, StoryState(), self.doc.hidden_character_styles):
+            kind = piece.kind
+            if kind == COMMENT_START:
+                active_comments.add(piece.extra)
+                continue
+            if kind == COMMENT_END:
+                active_comments.discard(piece.extra)
+                continue
+            if piece.hidden:
+                continue
+            deleted = piece.dele is not None
+            if deleted and not self.show_markup:
+                continue
+            if kind == PAGE_BREAK:
+                if piece.extra == "page":
+                    breaks.append(pos)
+                    parts.append(LINE_SEPARATOR)
+                    accepted.append(-1)
+                    pos += 1
+                continue
+            if kind == NOTE:
+                raw_id = piece.node.get("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}id", "0")
+                note_id = int(raw_id) if raw_id.lstrip("-").isdigit() else 0
+                number = (note_numbers or {}).get((piece.extra, note_id), "")
+                notes.append((pos, piece.extra, note_id))
+                text = number or "\u2060"
+            elif kind == BREAK:
+                text = LINE_SEPARATOR
+            elif kind in (TEXT, TAB):
+                text = piece.text
+            else:
+                continue
+            if not text:
+                continue
+            run = piece.run
+            fmt = run_cache.get(run)
+            if fmt is None:
+                fmt = self.formatter.run(run, p, para_fmt, table_style)
+                run_cache[run] = fmt
+            if kind == NOTE:
+                from dataclasses import replace
+
+                fmt = replace(fmt, vert_align="superscript")
+            span_kind = "deleted" if deleted else ("inserted" if piece.ins is not None else "text")
+            author = (piece.dele if deleted else piece.ins)
+            author = author.get("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}author") \
+                if author is not None else None
+            comment = bool(active_comments)
+            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment)))
+            spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment))
+            parts.append(text)
+            if deleted:
+                accepted.extend([-1] * len(text))
+            else:
+                if kind == NOTE:
+                    # the accepted view reads the marker as [^n] / [^en]
+                    marker = f"[^{number}]" if piece.extra == "footnote" else f"[^e{number}]"
+                    accepted.extend([acc] * len(text))
+                    acc += len(marker)
+                else:
+                    accepted.extend(range(acc, acc + len(text)))
+                    acc += len(text)
+            pos += len(text)
+        return "".join(parts), formats, accepted, spans, breaks, notes
+
+    # -- shaping --------------------------------------------------------------------------------
+
+    def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
+                note_numbers: dict | None = None) -> MeasuredParagraph:
+        para = self.formatter.paragraph(p, table_style, cell_position)
+        label = _shown_label(block)
+        text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
+        mark_font = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
+        layout = QTextLayout(text, mark_font)
+        layout.setCacheEnabled(True)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
+        option.setAlignment(_ALIGN.get(para.alignment, _ALIGN["left"]))
+        option.setUseDesignMetrics(True)
+        if para.bidi:
+            from PySide6.QtCore import Qt
+
+            option.setTextDirection(Qt.RightToLeft)
+        tabs = []
+        left = para.indent_left * TWIP
+        for stop in para.tabs:
+            if stop.kind in ("clear", "bar"):
+                continue
+            tab_type = {"right": QTextOption.RightTab, "center": QTextOption.CenterTab,
+                        "decimal": QTextOption.DelimiterTab}.get(stop.kind, QTextOption.LeftTab)
+            pos = stop.position * TWIP - left
+            tab = QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal" else QTextOption.Tab(pos, tab_type)
+            tabs.append(tab)
+        if para.first_line < 0 and label:
+            # the list label's tab goes to the hanging indent when no stop comes first
+            hang = QTextOption.Tab(0.0, QTextOption.LeftTab)
+            tabs.append(hang)
+        tabs = sorted((t for t in tabs if t.position >= 0), key=lambda t: t.position)
+        if tabs:
+            option.setTabs(tabs)
+        option.setTabStopDistance(max(self.formatter.default_tab_stop * TWIP, 8.0))
+        layout.setTextOption(option)
+        layout.setFormats([_format_range(a, b, cf) for a, b, cf in formats])
+
+        indent_right = para.indent_right * TWIP
+        first = para.first_line * TWIP
+        avail = max(width - left - indent_right, 10.0)
+        lines: list[Line] = []
+        layout.beginLayout()
+        y = 0.0
+        index = 0
+        mark_metrics = _mark_height(self.fonts, para.mark)
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLeadingIncluded(True)
+            offset = first if index == 0 else 0.0
+            # a hanging first line starts left of the text column
+            line.setLineWidth(max(avail - offset, 10.0))
+            line.setPosition(QPointF(offset, y))
+            natural = line.height() if line.textLength() else mark_metrics
+            height = _line_height(natural, para)
+            start = line.textStart()
+            lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
+                              page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
+            # keep the baseline at the bottom of taller "exact/atLeast" boxes as Word does
+            if height != natural:
+                line.setPosition(QPointF(offset, y + (height - natural)))
+            y += height
+            index += 1
+        layout.endLayout()
+        if not lines:
+            lines.append(Line(0.0, _line_height(mark_metrics, para), mark_metrics * 0.8, 0, 0))
+        before = para.space_before * TWIP if not para.before_autospacing else 14 * 96 / 72
+        after = para.space_after * TWIP if not para.after_autospacing else 14 * 96 / 72
+        return MeasuredParagraph(
+            text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
+            accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
+            widow_control=para.widow_control, page_break_before=para.page_break_before,
+            contextual_key=para.style_id if para.contextual_spacing else None,
+        )
+
+
+_ALIGN = {}
+
+
+def _init_align():
+    from PySide6.QtCore import Qt
+
+    _ALIGN.update({"left": Qt.AlignLeft, "center": Qt.AlignHCenter, "right": Qt.AlignRight,
+                   "both": Qt.AlignJustify, "distribute": Qt.AlignJustify})
+
+
+_init_align()
+
+
+def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.FormatRange:
+    fr = QTextLayout.FormatRange()
+    fr.start = start
+    fr.length = end - start
+    fr.format = cf
+    return fr
+
+
+def _mark_height(fonts, mark) -> float:
+    from PySide6.QtGui import QFontMetricsF
+
+    return QFontMetricsF(fonts.font(mark.font_family, mark.size_pt, mark.bold, mark.italic)).lineSpacing()
+
+
+def _line_height(natural: float, para) -> float:
+    rule = para.line_rule
+    if rule == "exact":
+        return max(para.line * TWIP, 1.0)
+    if rule == "atLeast":
+        return max(natural, para.line * TWIP)
+    return natural * (para.line / 240.0 if para.line > 0 else 1.0)
+
+
+def _shown_label(block) -> str | None:
+    if block is None or not block.display_label:
+        return None
+    if block.kind == "listItem":
+        return block.display_label
+    if block.kind == "heading" and block.display_label != block.style_id:
+        return block.display_label
+    return None
