@@ -540,7 +540,9 @@ class Formatter:
             number_format = self._run_format(*_resolve(levels, (mark_direct, lvl_rpr)))
             suffix = level.suffix if level.suffix in ("tab", "space", "nothing") else "tab"
 
-        char_unit = mark.size_pt * 20 + mark.spacing_twips
+        # one character of w:*Chars indents: the mark's font size plus its character spacing (on both
+        # sides); fitted to the twips Word writes next to the Chars values in CJK documents
+        char_unit = mark.size_pt * 20 + 2 * mark.spacing_twips
 
         def length(slot, unit: float) -> int:
             if slot is None:

@@ -7,8 +7,9 @@ Cambria, the Liberation family for Times New Roman, Arial and Courier New.
 from __future__ import annotations
 
 import logging
+import struct
 
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QRawFont
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class FontBook:
         self._families = {f.lower(): f for f in QFontDatabase.families()}
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
+        self._line_factor: dict[tuple, tuple[float, float]] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
 
     def family(self, name: str | None) -> str:
@@ -84,3 +86,31 @@ class FontBook:
                 font.setLetterSpacing(QFont.AbsoluteSpacing, spacing_px)
             self._fonts[key] = font
         return font
+
+    def line_height(self, font: QFont, with_gap: bool = True) -> float:
+        """Line height in px from the font's hhea ascender and descender, plus its line gap for
+        single spacing (Qt's own metrics leave the gap out; LibreOffice scales multiples of a
+        line without it)."""
+        key = (font.family(), font.bold(), font.italic())
+        factors = self._line_factor.get(key)
+        if factors is None:
+            factors = _hhea_factors(font)
+            self._line_factor[key] = factors
+        factor = factors[0] if with_gap else factors[1]
+        if factor <= 0:
+            return QFontMetricsF(font).lineSpacing()
+        return factor * font.pointSizeF() * 96 / 72
+
+
+def _hhea_factors(font: QFont) -> tuple[float, float]:
+    """(ascender - descender + lineGap, ascender - descender) per em, or zeros when unreadable."""
+    try:
+        raw = QRawFont.fromFont(font)
+        hhea = bytes(raw.fontTable("hhea"))
+        if len(hhea) < 10 or raw.unitsPerEm() <= 0:
+            return 0.0, 0.0
+        ascender, descender, gap = struct.unpack(">hhh", hhea[4:10])
+        em = raw.unitsPerEm()
+        return (ascender - descender + gap) / em, (ascender - descender) / em
+    except Exception:  # noqa: BLE001 - a font without tables falls back to Qt's metrics
+        return 0.0, 0.0

@@ -267,7 +267,10 @@ class ParagraphMeasurer:
         layout.beginLayout()
         y = 0.0
         index = 0
-        mark_metrics = _mark_height(self.fonts, para.mark)
+        mark_font_obj = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
+        single = para.line_rule != "auto" or para.line == 240
+        mark_metrics = self.fonts.line_height(mark_font_obj, single)
+        ranges = [(a, b, self.fonts.line_height(cf.font(), single)) for a, b, cf in formats]
         while True:
             line = layout.createLine()
             if not line.isValid():
@@ -277,14 +280,17 @@ class ParagraphMeasurer:
             # a hanging first line starts left of the text column
             line.setLineWidth(max(avail - offset, 10.0))
             line.setPosition(QPointF(offset, y))
-            natural = line.height() if line.textLength() else mark_metrics
+            start, end = line.textStart(), line.textStart() + line.textLength()
+            natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
+            if not line.textLength():
+                natural = mark_metrics
             height = _line_height(natural, para)
             start = line.textStart()
             lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
                               page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
             # keep the baseline at the bottom of taller "exact/atLeast" boxes as Word does
-            if height != natural:
-                line.setPosition(QPointF(offset, y + (height - natural)))
+            if height > line.height():  # the baseline sits low in a taller box, as in Word
+                line.setPosition(QPointF(offset, y + (height - line.height()) * 0.8))
             y += height
             index += 1
         layout.endLayout()
@@ -319,12 +325,6 @@ def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.Form
     fr.length = end - start
     fr.format = cf
     return fr
-
-
-def _mark_height(fonts, mark) -> float:
-    from PySide6.QtGui import QFontMetricsF
-
-    return QFontMetricsF(fonts.font(mark.font_family, mark.size_pt, mark.bold, mark.italic)).lineSpacing()
 
 
 def _line_height(natural: float, para) -> float:
