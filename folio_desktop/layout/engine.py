@@ -16,7 +16,7 @@ from lxml import etree
 from PySide6.QtCore import QRectF
 
 from ..docx.formatting import Formatter
-from ..docx.ooxml import W_NS
+from ..docx.ooxml import W_NS, on_off
 from ..docx.sections import even_and_odd_headers, read_sections
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
@@ -406,10 +406,10 @@ class Paginator:
         row_count = len(rows)
         for r_index, tr in enumerate(rows):
             trpr = tr.find(_W + "trPr")
-            if trpr is not None and trpr.find(_W + "hidden") is not None:
+            if trpr is not None and on_off(trpr.find(_W + "hidden")):
                 continue
             measured_row = self._measure_row(tr, r_index, row_count, grid, style)
-            if trpr is not None and trpr.find(_W + "tblHeader") is not None and r_index == len(header_rows):
+            if trpr is not None and on_off(trpr.find(_W + "tblHeader")) and r_index == len(header_rows):
                 header_rows.append(measured_row)
             height = measured_row["height"]
             full = self._column.bottom - self._column.top
