@@ -97,7 +97,12 @@ class Paginator:
             else:
                 self._set_columns(keep_y=True)
             self._prev_para: MeasuredParagraph | None = None
+            self._break_pending = False
             for element in self._flow_elements(section.elements):
+                if self._break_pending:
+                    self._break_pending = False
+                    if not self._at_top:
+                        yield from self._next_column_or_page(hard=True)
                 yield from self._place_element(element)
         if self._page is not None:
             self._finish_page()
@@ -278,6 +283,7 @@ class Paginator:
                 yield from self._next_column_or_page()
         self._y += para.space_after
         self._prev_para = para
+        self._break_pending = para.page_break_after
 
     # -- footnotes -----------------------------------------------------------------------------------
 

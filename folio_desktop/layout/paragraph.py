@@ -69,6 +69,7 @@ class MeasuredParagraph:
     keep_lines: bool = False
     widow_control: bool = True
     page_break_before: bool = False
+    page_break_after: bool = False  # a page break was the paragraph's last content
     contextual_key: str | None = None  # style id when contextual spacing applies
 
     @property
@@ -228,6 +229,14 @@ class ParagraphMeasurer:
         para = self.formatter.paragraph(p, table_style, cell_position)
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
+        # a page break that ends the paragraph starts the next block on a new page; it does not
+        # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
+        break_after = bool(breaks) and breaks[-1] == len(text) - 1 and text.endswith(LINE_SEPARATOR)
+        if break_after:
+            text = text[:-1]
+            accepted = accepted[:-1]
+            breaks = breaks[:-1]
+            formats = [(a, min(b, len(text)), cf) for a, b, cf in formats if a < len(text)]
         mark_font = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
         layout = QTextLayout(text, mark_font)
         layout.setCacheEnabled(True)
@@ -301,7 +310,7 @@ class ParagraphMeasurer:
         return MeasuredParagraph(
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
-            widow_control=para.widow_control, page_break_before=para.page_break_before,
+            widow_control=para.widow_control, page_break_before=para.page_break_before, page_break_after=break_after,
             contextual_key=para.style_id if para.contextual_spacing else None,
         )
 
