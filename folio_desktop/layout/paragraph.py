@@ -272,6 +272,11 @@ class ParagraphMeasurer:
         indent_right = para.indent_right * TWIP
         first = para.first_line * TWIP
         avail = max(width - left - indent_right, 10.0)
+        # a tab stop past the right indent still holds text (TOC page numbers): lines may run on
+        # to the stop, never past the column edge
+        furthest = max((t.position for t in tabs), default=0.0)
+        if furthest > avail:
+            avail = min(furthest + 1.0, max(width - left, avail))
         lines: list[Line] = []
         layout.beginLayout()
         y = 0.0
