@@ -4,8 +4,8 @@ Paragraph properties stack, lowest first: document defaults (w:pPrDefault), the 
 basedOn chain, then the conditional w:tblStylePr the cell's position and the table's w:tblLook
 enable), the paragraph style chain (basedOn, root first; the default paragraph style when the
 paragraph names none), the numbering level's indents and tabs, and the paragraph's own w:pPr.
-Word gives the level's indents precedence over the style's when the paragraph states its numbering
-itself, and the style's precedence when the numbering comes from the style; both are honoured.
+The level's indents override indents the style chain inherited; indents the applied style states
+itself win when the numbering comes from that style.
 
 Run properties stack the same way: w:rPrDefault, the table style, the paragraph style chain, the
 character style chain, the run's own w:rPr. Toggle properties (b, i, caps, strike, vanish, ...)
@@ -461,9 +461,12 @@ class Formatter:
 
     def paragraph(self, p: etree._Element, table_style_id: str | None = None,
                   cell_position: tuple[int, int, int, int] | None = None) -> ParagraphFormat:
-        """The resolved format of a paragraph. Inside a table, the table's style (or table_style_id)
-        and the cell's conditional formats apply; cell_position = (row, col, row_count, col_count)
-        overrides the position found from the paragraph's ancestors."""
+        """The resolved format of a paragraph. Inside a table, the table's style (table_style_id, else
+        the table's w:tblStyle, else the default table style) and the cell's conditional formats
+        apply, as the table's w:tblLook enables them. The cell's position is found from the
+        paragraph's ancestors; cell_position = (row_index, col_index, row_count, col_count)
+        overrides it, where col_index is the cell's index in its row and col_count the number of
+        cells in that row (not grid columns: a spanned last cell is still the last column)."""
         self._check()
         table_key = self._table_key(p, table_style_id, cell_position)
         ppr = p.find(W_PPR)
@@ -521,12 +524,15 @@ class Formatter:
         props = self._doc_ppr
         if table_key is not None:
             props = merge(props, self._table_layer(table_key)[0])
-        direct_numbering = stated["kind"] == "reference"
-        if not direct_numbering:
-            props = merge(props, lvl_ppr)
         props = merge(props, self._paragraph_style_ppr(style_id))
-        if direct_numbering:
+        if lvl_ppr:
+            # the level's indents override what the style inherited; indents the applied style
+            # states itself win when the numbering comes from that style (as LibreOffice and Word do)
             props = merge(props, lvl_ppr)
+            if stated["kind"] != "reference":
+                own = styles.get(style_id)
+                own_ppr = parse_ppr(own.ppr, only_indents=True) if own is not None else {}
+                props = merge(props, own_ppr)
         props = merge(props, parse_ppr(ppr))
 
         mark_direct = parse_rpr(mark_rpr)
