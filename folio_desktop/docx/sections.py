@@ -91,7 +91,7 @@ def parse_section(sect: etree._Element | None, index: int, previous: Section | N
     count = _length(cols, "num", 1, positive=True)
     space = _length(cols, "space", 720)
     widths: tuple[int, ...] = ()
-    if cols is not None and cols.get(_W + "equalWidth") is not None and not on_off_attr(cols.get(_W + "equalWidth")):
+    if cols is not None and cols.get(_W + "equalWidth") is not None and not _on_off_attr(cols.get(_W + "equalWidth")):
         widths = tuple(_length(col, "w", 0) for col in cols.iterchildren(_W + "col"))
         if widths:
             count = len(widths)
@@ -123,7 +123,7 @@ def parse_section(sect: etree._Element | None, index: int, previous: Section | N
     )
 
 
-def on_off_attr(raw: str | None) -> bool:
+def _on_off_attr(raw: str | None) -> bool:
     return raw is None or raw.lower() not in ("0", "false", "off")
 
 

@@ -434,17 +434,20 @@ class Paginator:
         height = 0.0
         cell_list = _row_cells(tr)
         col_count = len(grid)
-        for c_index, (tc, col, span, vmerge) in enumerate(cell_list):
+        table_margins = _margins(tr.getparent().find(f"{_W}tblPr/{_W}tblCellMar"), _DEFAULT_MARGINS)
+        for tc, col, span, vmerge in cell_list:
             width = sum(grid[col:col + span]) if col < len(grid) else grid[-1]
-            content_w = max(width - 2 * CELL_MARGIN, 10.0)
+            margins = _margins(tc.find(f"{_W}tcPr/{_W}tcMar"), table_margins)
+            content_w = max(width - margins["left"] - margins["right"], 10.0)
             paras = []
-            h = 0.0
+            h = margins["top"] + margins["bottom"]
             if vmerge != "continue":
                 for p in _cell_paragraphs(tc):
                     m = self.measure(p, content_w, style, (r_index, col, row_count, col_count))
                     paras.append((p, m))
                     h += m.space_before + m.content_height + m.space_after
-            cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge})
+            cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,
+                          "margins": margins})
             height = max(height, h)
         trpr = tr.find(_W + "trPr")
         if trpr is not None:
@@ -459,12 +462,12 @@ class Paginator:
         y0 = self._y
         page = self._page
         for cell in row["cells"]:
-            y = y0
+            y = y0 + cell["margins"]["top"]
             for p, m in cell["paras"]:
                 block = self.snapshot.block_of_paragraph.get(p)
                 y += m.space_before
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
-                                x0 + cell["x"] + CELL_MARGIN, y - m.lines[0].y)
+                                x0 + cell["x"] + cell["margins"]["left"], y - m.lines[0].y)
                 page.fragments.append(frag)
                 for k in range(len(m.lines)):
                     self._take_notes(m, k)
@@ -473,6 +476,24 @@ class Paginator:
                 page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
         self._y = y0 + row["height"]
         self._at_top = False
+
+
+_DEFAULT_MARGINS = {"top": 0.0, "bottom": 0.0, "left": CELL_MARGIN, "right": CELL_MARGIN}
+
+
+def _margins(el, base: dict) -> dict:
+    """Cell margins in px from a w:tblCellMar / w:tcMar element over inherited ones."""
+    out = dict(base)
+    if el is None:
+        return out
+    for side, names in (("top", ("top",)), ("bottom", ("bottom",)), ("left", ("left", "start")),
+                        ("right", ("right", "end"))):
+        for name in names:
+            m = el.find(_W + name)
+            if m is not None and (m.get(_W + "w") or "").lstrip("-").isdigit() and m.get(_W + "type", "dxa") == "dxa":
+                out[side] = int(m.get(_W + "w")) * TWIP
+                break
+    return out
 
 
 def _cell_paragraphs(tc):
