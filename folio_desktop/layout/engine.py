@@ -379,7 +379,7 @@ class Paginator:
             else:
                 y = page.height - s.footer * TWIP - total
                 footer_top = y
-            for p, m in measured:
+            for _p, m in measured:
                 y += m.space_before
                 frag = Fragment(f"{kind}:{rid}", None, m, 0, len(m.lines) - 1, left, y)
                 page.fragments.append(frag)
@@ -506,8 +506,7 @@ def _cell_paragraphs(tc):
                 yield from (p for p in content if p.tag == T_P)
         elif child.tag == T_TBL:
             # nested tables: their paragraphs flow inside the cell, one under the other
-            for p in child.iter(T_P):
-                yield p
+            yield from child.iter(T_P)
 
 
 def _top_story_paragraph(p, root) -> bool:
