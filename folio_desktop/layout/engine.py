@@ -433,7 +433,6 @@ class Paginator:
         cells = []
         height = 0.0
         cell_list = _row_cells(tr)
-        col_count = len(grid)
         table_margins = _margins(tr.getparent().find(f"{_W}tblPr/{_W}tblCellMar"), _DEFAULT_MARGINS)
         for tc, col, span, vmerge in cell_list:
             width = sum(grid[col:col + span]) if col < len(grid) else grid[-1]
@@ -443,7 +442,7 @@ class Paginator:
             h = margins["top"] + margins["bottom"]
             if vmerge != "continue":
                 for p in _cell_paragraphs(tc):
-                    m = self.measure(p, content_w, style, (r_index, col, row_count, col_count))
+                    m = self.measure(p, content_w, style)  # the formatter finds the cell position itself
                     paras.append((p, m))
                     h += m.space_before + m.content_height + m.space_after
             cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,

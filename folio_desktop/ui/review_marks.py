@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QTextFormat
 
 from ..layout import Fragment, Page
 
@@ -64,7 +64,7 @@ def comment_runs(para) -> list[tuple[int, int]]:
 def span_color(para, offset: int) -> QColor:
     """The foreground colour the layout gave display offset `offset` (the author's colour)."""
     for fr in para.layout.formats():
-        if fr.start <= offset < fr.start + fr.length and fr.format.hasProperty(fr.format.ForegroundBrush):
+        if fr.start <= offset < fr.start + fr.length and fr.format.hasProperty(QTextFormat.ForegroundBrush):
             return fr.format.foreground().color()
     return QColor("#444444")
 
@@ -212,7 +212,9 @@ class ReviewIndex:
                 line = frag.para.lines[k]
                 y = max(frag.y + line.y + (line.height - BALLOON_SIZE) / 2, bottom + 2)  # no overlaps
                 comment_id = self.comment_for(frag.block_id, accepted_offset(frag.para, first))
-                rect = QRectF(right + BALLOON_OFFSET, y, BALLOON_SIZE * 1.4, BALLOON_SIZE)
+                width = BALLOON_SIZE * 1.4
+                x = min(right + BALLOON_OFFSET, page.width - width - 2)
+                rect = QRectF(x, y, width, BALLOON_SIZE)
                 out.append(Balloon(rect, comment_id, self.numbers.get(comment_id, 0)))
                 bottom = rect.bottom()
         return out

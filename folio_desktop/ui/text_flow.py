@@ -157,6 +157,26 @@ class TextFlow:
         _score, index, frag, k = best
         return TextPos(index, self._cursor_on_line(frag, k, point.x()))
 
+    def char_at(self, page: Page, point: QPointF) -> TextPos | None:
+        """The character drawn under a page point (its offset), or None off the body text."""
+        for frag in page.fragments:
+            index = self._index.get(id(frag))
+            if index is None or not frag.rect.contains(point):
+                continue
+            para = frag.para
+            for k in range(frag.first_line, frag.last_line + 1):
+                line = para.lines[k]
+                top = frag.y + line.y
+                if not top <= point.y() < top + line.height:
+                    continue
+                qline = para.layout.lineAt(k)
+                local = point.x() - frag.x - para.x
+                cursor = min(max(x_cursor(qline, local), line.start), line.end)
+                if cursor > line.start and cursor_x(qline, cursor) > local:
+                    cursor -= 1  # xToCursor rounds to the nearest edge; take the char it lies in
+                return TextPos(index, cursor) if cursor < line.end else None
+        return None
+
     @staticmethod
     def _cursor_on_line(frag: Fragment, k: int, page_x: float) -> int:
         para = frag.para

@@ -1,0 +1,525 @@
+"""PageView: a laid-out document as white sheets on a grey canvas, with zoom, selection, search
+hits and clickable redlines.
+
+A QAbstractScrollArea rather than a QGraphicsView: pages are painted straight from the layout's
+fragments (no scene items to build or keep in sync for 500+ pages), only the visible pages are
+painted, and canvas geometry is a sorted list of page tops (page_geometry.PageStrip).
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QImage, QKeySequence, QPainter
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication
+
+from ..layout import DocumentLayout, Page
+from .page_geometry import GAP, PageStrip
+from .page_painter import CANVAS, Overlay, paint_page
+from .progressive import ProgressiveLayout
+from .review_marks import ReviewIndex, display_offset, text_edges
+from .text_flow import TextFlow, TextPos, range_rects
+
+ZOOM_STEPS = (0.5, 0.67, 0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0)
+MIN_ZOOM, MAX_ZOOM = ZOOM_STEPS[0], ZOOM_STEPS[-1]
+MIN_FIT_ZOOM = 0.1  # fit page in a small window may go below the 50% step
+WHEEL_STEP = 120.0  # screen px per wheel notch
+SCROLL_MS = 160
+
+
+class PageView(QAbstractScrollArea):
+    layoutProgress = Signal(int)  # pages laid out so far
+    layoutFinished = Signal(int)  # page count
+    layoutFailed = Signal(str)  # a message for the user
+    changeClicked = Signal(int)  # census change id
+    commentClicked = Signal(int)  # comment id
+    zoomChanged = Signal(float)
+    selectionChanged = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.pages: list[Page] = []
+        self.document_layout: DocumentLayout | None = None  # set when layout has finished
+        self.reviewer = None
+        self.painted_pages: list[int] = []  # page numbers painted by the last paint event
+        self.smooth_scrolling = True
+        self._strip = PageStrip()
+        self._flow = TextFlow()
+        self._marks = ReviewIndex()
+        self._fit: str | None = "width"
+        self._anchor: TextPos | None = None
+        self._caret: TextPos | None = None
+        self._desired_x: float | None = None
+        self._press: QPointF | None = None
+        self._dragging = False
+        self._highlights: dict[str, list[tuple[int, int]]] = {}
+        self._pending_scroll: tuple[str, int] | None = None
+        self._restore_scroll: int | None = None
+        self._runner = ProgressiveLayout(self)
+        self._runner.pagesReady.connect(self._add_pages)
+        self._runner.finished.connect(self._layout_done)
+        self._runner.failed.connect(self.layoutFailed)
+        self._scroll_anim = QVariantAnimation(self)
+        self._scroll_anim.setDuration(SCROLL_MS)
+        self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
+        self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.viewport().setCursor(Qt.IBeamCursor)
+        self.viewport().setAutoFillBackground(False)
+
+    # -- documents -------------------------------------------------------------------------------
+
+    def set_document(self, reviewer) -> None:
+        """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
+        layoutFinished)."""
+        self._reset()
+        self.reviewer = reviewer
+        self._marks = ReviewIndex(reviewer)
+        self._runner.start(reviewer.document)
+
+    def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
+        """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
+        self._reset()
+        self.reviewer = reviewer
+        self._marks = ReviewIndex(reviewer)
+        self._add_pages(list(layout.pages))
+        self._layout_done(layout)
+
+    def relayout(self) -> None:
+        """Lay the current document out again (after an edit), keeping zoom and scroll position."""
+        if self.reviewer is not None:
+            value = self.verticalScrollBar().value()
+            self.set_document(self.reviewer)
+            self._restore_scroll = value
+
+    def _reset(self) -> None:
+        self._runner.cancel()
+        self.pages = []
+        self.document_layout = None
+        self._strip.clear()
+        self._flow = TextFlow()
+        self._anchor = self._caret = None
+        self._pending_scroll = None
+        self._restore_scroll = None
+        self._update_scrollbars()
+        self.viewport().update()
+
+    def _add_pages(self, pages: list[Page]) -> None:
+        first = not self.pages
+        wider = any(p.width > self._strip.max_width() for p in pages) and not first
+        for page in pages:
+            self.pages.append(page)
+            self._strip.append(page.width, page.height)
+            self._flow.add_page(page)
+        if self._fit and (first or (wider and self._fit == "width")):
+            self._apply_fit()
+        self._update_scrollbars()
+        if self._restore_scroll is not None:
+            self.verticalScrollBar().setValue(self._restore_scroll)
+        if self._pending_scroll and self._flow.block_entries(self._pending_scroll[0]):
+            self.scroll_to_block(*self._pending_scroll)
+        self.viewport().update()
+        self.layoutProgress.emit(len(self.pages))
+
+    def _layout_done(self, layout: DocumentLayout) -> None:
+        if layout.pages != self.pages:  # a second pass (NUMPAGES) replaced every page
+            count = len(self._flow.entries)
+            self.pages = list(layout.pages)
+            self._strip.set_sizes([(p.width, p.height) for p in self.pages])
+            self._flow = TextFlow()
+            for page in self.pages:
+                self._flow.add_page(page)
+            if len(self._flow.entries) != count:
+                self._anchor = self._caret = None
+            self._update_scrollbars()
+            self.viewport().update()
+        self.document_layout = layout
+        self._pending_scroll = self._restore_scroll = None
+        self.layoutFinished.emit(len(self.pages))
+
+    @property
+    def is_laying_out(self) -> bool:
+        return self._runner.running
+
+    # -- geometry ---------------------------------------------------------------------------------
+
+    def _scroll(self) -> QPointF:
+        return QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+
+    def page_rect(self, number: int) -> QRectF:
+        """Viewport rectangle of page `number` (1-based)."""
+        rect = self._strip.page_rect(number - 1, self.viewport().width())
+        return rect.translated(-self._scroll())
+
+    def page_to_viewport(self, number: int, point: QPointF) -> QPointF:
+        return self._strip.from_page(number - 1, point, self.viewport().width()) - self._scroll()
+
+    def viewport_to_page(self, point: QPointF) -> tuple[int, QPointF] | None:
+        """(page number, page point) under a viewport point; gaps go to the page above."""
+        canvas = QPointF(point) + self._scroll()
+        index = self._strip.nearest(canvas.y())
+        if index < 0:
+            return None
+        return index + 1, self._strip.to_page(index, canvas, self.viewport().width())
+
+    def current_page(self) -> int:
+        """The page under the middle of the viewport (0 when nothing is shown)."""
+        if not self.pages:
+            return 0
+        return self._strip.nearest(self.verticalScrollBar().value() + self.viewport().height() / 2) + 1
+
+    def _update_scrollbars(self) -> None:
+        vw, vh = self.viewport().width(), self.viewport().height()
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw)))
+        h.setPageStep(vw)
+        h.setSingleStep(20)
+        v.setRange(0, max(0, math.ceil(self._strip.canvas_height() - vh)))
+        v.setPageStep(vh)
+        v.setSingleStep(40)
+
+    # -- zoom ---------------------------------------------------------------------------------------
+
+    @property
+    def zoom(self) -> float:
+        return self._strip.zoom
+
+    def set_zoom(self, factor: float) -> None:
+        """Zoom to `factor` (clamped to 50-400%); leaves fit-width / fit-page mode."""
+        self._fit = None
+        self._apply_zoom(min(max(factor, MIN_ZOOM), MAX_ZOOM))
+
+    def zoom_in(self, anchor: QPointF | None = None) -> None:
+        self._fit = None
+        self._apply_zoom(next((z for z in ZOOM_STEPS if z > self.zoom + 1e-3), MAX_ZOOM), anchor)
+
+    def zoom_out(self, anchor: QPointF | None = None) -> None:
+        self._fit = None
+        self._apply_zoom(next((z for z in reversed(ZOOM_STEPS) if z < self.zoom - 1e-3), MIN_ZOOM), anchor)
+
+    def fit_width(self) -> None:
+        self._fit = "width"
+        self._apply_fit()
+
+    def fit_page(self) -> None:
+        self._fit = "page"
+        self._apply_fit()
+
+    @property
+    def fit_mode(self) -> str | None:
+        return self._fit
+
+    def _apply_fit(self) -> None:
+        if not self.pages:
+            return
+        vw, vh = self.viewport().width(), self.viewport().height()
+        zoom = (vw - 2 * GAP) / self._strip.max_width()
+        number = self.current_page()
+        if self._fit == "page":
+            _w, height = self._strip.sizes[number - 1]
+            zoom = min(zoom, (vh - 2 * GAP) / height)
+        self._apply_zoom(min(max(zoom, MIN_FIT_ZOOM), MAX_ZOOM))
+        if self._fit == "page":
+            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
+
+    def _apply_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Change zoom keeping the document point under `anchor` (default: viewport centre) still."""
+        if anchor is None:
+            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+        held = self.viewport_to_page(anchor)
+        self._scroll_anim.stop()
+        changed = abs(zoom - self._strip.zoom) > 1e-6
+        self._strip.set_zoom(zoom)
+        self._update_scrollbars()
+        if held is not None and changed:
+            number, point = held
+            canvas = self._strip.from_page(number - 1, point, self.viewport().width())
+            self.horizontalScrollBar().setValue(round(canvas.x() - anchor.x()))
+            self.verticalScrollBar().setValue(round(canvas.y() - anchor.y()))
+        self.viewport().update()
+        if changed:
+            self.zoomChanged.emit(zoom)
+
+    # -- scrolling ----------------------------------------------------------------------------------
+
+    def scroll_to_block(self, block_id: str, offset: int = 0) -> bool:
+        """Bring the page holding accepted-view `offset` of a block into view and select the block.
+        While layout is still running, an unknown block is remembered and shown when it arrives."""
+        entries = self._flow.block_entries(block_id)
+        if not entries:
+            if self._runner.running:
+                self._pending_scroll = (block_id, offset)
+            return False
+        self._pending_scroll = None
+        index = next((i for i in entries if offset < self._flow.entries[i][1].accepted_range[1]), entries[-1])
+        number, frag = self._flow.entries[index]
+        self.select_block(block_id)
+        self._show_page_point(number, QPointF(frag.x + frag.para.x, frag.top))
+        return True
+
+    def scroll_to_page(self, number: int) -> None:
+        if 1 <= number <= len(self.pages):
+            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, self.viewport().width()).top() - GAP)
+
+    def _show_page_point(self, number: int, point: QPointF) -> None:
+        """Scroll so a page point shows in the upper part of the viewport, with the viewport's
+        middle still on that page (so current_page() reports it)."""
+        vw, vh = self.viewport().width(), self.viewport().height()
+        rect = self._strip.page_rect(number - 1, vw)
+        canvas = self._strip.from_page(number - 1, point, vw)
+        if rect.height() <= vh - 2 * GAP:
+            y = rect.center().y() - vh / 2
+        else:
+            y = min(max(canvas.y() - vh * 0.25, rect.top() - vh / 2 + 1), rect.bottom() - vh / 2 - 1)
+        self._scroll_to_canvas_y(y)
+        h = self.horizontalScrollBar()
+        if not h.value() <= canvas.x() <= h.value() + vw:
+            h.setValue(round(canvas.x() - 40))
+
+    def _scroll_to_canvas_y(self, y: float) -> None:
+        self._scroll_anim.stop()
+        self.verticalScrollBar().setValue(round(y))
+
+    def _ensure_caret_visible(self) -> None:
+        if self._caret is None:
+            return
+        number, rect = self._flow.caret_rect(self._caret)
+        top = self.page_to_viewport(number, rect.topLeft())
+        bottom = self.page_to_viewport(number, rect.bottomLeft())
+        v, vh = self.verticalScrollBar(), self.viewport().height()
+        if top.y() < 0:
+            self._scroll_to_canvas_y(v.value() + top.y() - 20)
+        elif bottom.y() > vh:
+            self._scroll_to_canvas_y(v.value() + bottom.y() - vh + 20)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
+        self.viewport().update()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._fit:
+            self._apply_fit()
+        self._update_scrollbars()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        steps = event.angleDelta().y() / 120
+        if event.modifiers() & Qt.ControlModifier:
+            if steps > 0:
+                self.zoom_in(event.position())
+            elif steps < 0:
+                self.zoom_out(event.position())
+            event.accept()
+            return
+        if not self.smooth_scrolling or not steps or not event.pixelDelta().isNull():
+            super().wheelEvent(event)  # touchpads send pixel deltas: follow them directly
+            return
+        v = self.verticalScrollBar()
+        running = self._scroll_anim.state() == QVariantAnimation.Running
+        start = self._scroll_anim.endValue() if running else v.value()
+        target = min(max(start - steps * WHEEL_STEP, v.minimum()), v.maximum())
+        self._scroll_anim.stop()
+        self._scroll_anim.setStartValue(float(v.value()))
+        self._scroll_anim.setEndValue(float(target))
+        self._scroll_anim.start()
+        event.accept()
+
+    # -- painting -------------------------------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self.viewport())
+        area = QRectF(event.rect())
+        painted = []
+        try:
+            painter.fillRect(area, CANVAS)
+            scroll = self._scroll()
+            vw = self.viewport().width()
+            for index in self._strip.visible(scroll.y() + area.top(), scroll.y() + area.bottom()):
+                target = self._strip.page_rect(index, vw).translated(-scroll)
+                if target.intersects(area):
+                    paint_page(painter, self.pages[index], target, self.zoom, self._marks, self._overlay(index))
+                    painted.append(index + 1)
+        finally:
+            painter.end()
+            self.painted_pages = painted
+
+    def render_page(self, number: int, zoom: float = 1.0) -> QImage:
+        """Page `number` painted exactly as the view paints it, into an image at `zoom`."""
+        page = self.pages[number - 1]
+        image = QImage(math.ceil(page.width * zoom), math.ceil(page.height * zoom), QImage.Format_ARGB32_Premultiplied)
+        image.fill(CANVAS)
+        painter = QPainter(image)
+        try:
+            paint_page(painter, page, QRectF(0, 0, page.width * zoom, page.height * zoom), zoom, self._marks,
+                       self._overlay(number - 1))
+        finally:
+            painter.end()
+        return image
+
+    def _overlay(self, index: int) -> Overlay:
+        overlay = Overlay()
+        page = self.pages[index]
+        has_selection = self._anchor is not None and self._anchor != self._caret
+        for frag in page.body_fragments():
+            if has_selection:
+                part = self._flow.slices(self._anchor, self._caret, self._flow.index_of(frag))
+                if part is not None:
+                    overlay.selection.extend(range_rects(frag, *part))
+            for start, end in self._highlights.get(frag.block_id or "", ()):
+                lo, hi = frag.display_range
+                s = max(display_offset(frag.para, start), lo)
+                e = min(display_offset(frag.para, end, end=True), hi)
+                if s < e:
+                    overlay.highlights.extend(range_rects(frag, s, e))
+        if self._caret is not None and not has_selection and self.hasFocus():
+            number, rect = self._flow.caret_rect(self._caret)
+            if number == page.number:
+                overlay.caret = rect
+        return overlay
+
+    # -- selection ------------------------------------------------------------------------------------
+
+    def selection_text(self) -> str:
+        """The selected text as it reads with the shown changes accepted (deleted text left out)."""
+        if self._anchor is None or self._caret is None or self._anchor == self._caret:
+            return ""
+        return self._flow.text(self._anchor, self._caret)
+
+    def select_block(self, block_id: str) -> bool:
+        entries = self._flow.block_entries(block_id)
+        if not entries:
+            return False
+        self._select(self._flow.start(entries[0]), self._flow.end(entries[-1]))
+        return True
+
+    def select_all(self) -> None:
+        if self._flow.entries:
+            self._select(self._flow.start(0), self._flow.end(len(self._flow.entries) - 1))
+
+    def clear_selection(self) -> None:
+        self._select(None, None)
+
+    def copy(self) -> None:
+        text = self.selection_text()
+        if text:
+            QApplication.clipboard().setText(text)
+
+    def set_highlights(self, hits) -> None:
+        """Highlight search hits: [(block_id, start, end), ...] in accepted-view offsets."""
+        self._highlights = {}
+        for block_id, start, end in hits:
+            self._highlights.setdefault(block_id, []).append((start, end))
+        self.viewport().update()
+
+    def _select(self, anchor: TextPos | None, caret: TextPos | None) -> None:
+        self._anchor, self._caret = anchor, caret
+        self.viewport().update()
+        self.selectionChanged.emit()
+
+    # -- mouse ----------------------------------------------------------------------------------------
+
+    def _locate(self, point: QPointF) -> TextPos | None:
+        hit = self.viewport_to_page(point)
+        return self._flow.locate(self.pages[hit[0] - 1], hit[1]) if hit else None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() != Qt.LeftButton:
+            return super().mousePressEvent(event)
+        self.setFocus(Qt.MouseFocusReason)
+        self._press, self._dragging, self._desired_x = event.position(), False, None
+        pos = self._locate(event.position())
+        if pos is not None and event.modifiers() & Qt.ShiftModifier and self._anchor is not None:
+            self._select(self._anchor, pos)
+        else:
+            self._select(pos, pos)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._press is None:
+            return
+        if (event.position() - self._press).manhattanLength() >= 3:
+            self._dragging = True
+        if not self._dragging or self._anchor is None:
+            return
+        y, vh = event.position().y(), self.viewport().height()
+        if y < 0 or y > vh:  # dragging past the edge scrolls
+            v = self.verticalScrollBar()
+            v.setValue(v.value() + round(y if y < 0 else y - vh))
+        pos = self._locate(event.position())
+        if pos is not None:
+            self._select(self._anchor, pos)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.LeftButton and self._press is not None and not self._dragging:
+            self._click(event.position())
+        self._press = None
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802
+        pos = self._locate(event.position())
+        if pos is not None:
+            self._select(*self._flow.word_at(pos))
+
+    def _click(self, point: QPointF) -> None:
+        """A click on a comment balloon, a tracked change or commented text selects it and says so."""
+        hit = self.viewport_to_page(point)
+        if hit is None:
+            return
+        page = self.pages[hit[0] - 1]
+        for balloon in self._marks.balloons(page, text_edges(page)[1]):
+            if balloon.comment_id is not None and balloon.rect.adjusted(-3, -3, 3, 3).contains(hit[1]):
+                self.commentClicked.emit(balloon.comment_id)
+                return
+        pos = self._flow.char_at(page, hit[1])
+        if pos is None:
+            return
+        frag = self._flow.frag(pos)
+        found = self._marks.change_at(frag, pos.offset)
+        signal = self.changeClicked
+        if found is None:
+            found, signal = self._marks.comment_at(frag, pos.offset), self.commentClicked
+        if found is None:
+            return
+        item_id, (start, end) = found
+        lo, hi = frag.display_range
+        self._select(TextPos(pos.index, max(start, lo)), TextPos(pos.index, min(end, hi)))
+        signal.emit(item_id)
+
+    # -- keyboard -------------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.matches(QKeySequence.Copy):
+            self.copy()
+        elif event.matches(QKeySequence.SelectAll):
+            self.select_all()
+        elif event.matches(QKeySequence.ZoomIn) or (event.modifiers() & Qt.ControlModifier
+                                                    and event.key() == Qt.Key_Equal):
+            self.zoom_in()
+        elif event.matches(QKeySequence.ZoomOut):
+            self.zoom_out()
+        elif event.modifiers() & Qt.ControlModifier and event.key() == Qt.Key_0:
+            self.set_zoom(1.0)
+        elif event.key() == Qt.Key_Escape and self._anchor is not None:
+            self.clear_selection()
+        elif not (self._caret is not None and self._move_caret(event)):
+            super().keyPressEvent(event)  # arrows and page keys scroll when there is no caret
+
+    def _move_caret(self, event) -> bool:
+        key, shift = event.key(), bool(event.modifiers() & Qt.ShiftModifier)
+        caret, anchor, flow = self._caret, self._anchor, self._flow
+        if key in (Qt.Key_Up, Qt.Key_Down):
+            if self._desired_x is None:
+                self._desired_x = flow.page_x(caret)
+            new = flow.move_line(caret, -1 if key == Qt.Key_Up else 1, self._desired_x)
+        else:
+            self._desired_x = None
+            if key in (Qt.Key_Left, Qt.Key_Right) and not shift and anchor != caret:
+                first, last = sorted((anchor, caret))
+                new = first if key == Qt.Key_Left else last  # collapse the selection
+            elif key in (Qt.Key_Left, Qt.Key_Right):
+                new = flow.move_char(caret, -1 if key == Qt.Key_Left else 1)
+            elif key in (Qt.Key_Home, Qt.Key_End):
+                new = flow.line_edge(caret, end=key == Qt.Key_End)
+            else:
+                return False
+        self._select(anchor if shift else new, new)
+        self._ensure_caret_visible()
+        return True
