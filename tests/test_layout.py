@@ -1,0 +1,146 @@
+"""The page layout on real documents: page counts against LibreOffice's, the page <-> block maps,
+sections, headers, footnotes, keep-with-next, redline text and hit testing (issue 5)."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+from PySide6.QtCore import QPointF
+
+from folio_desktop.docx import DocxReviewer
+from folio_desktop.docx.textkit import normalize
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBREOFFICE = json.loads((ROOT / "benchmarks" / "data" / "libreoffice_pages.json").read_text())["documents"]
+# documents whose page count already equals LibreOffice's: a change that breaks one is a regression
+MATCHING = ["contract_commonpaper_csa_with_ai_gdocs.docx", "contract_commonpaper_pilot_agreement.docx",
+            "contract_msdn_eula_legal_numbering.docx", "powertools_HC048_dispute_resolution_numbering.docx",
+            "powertools_RA001_tracked_revisions_moves.docx", "pythondocx_section_props_multi_section.docx",
+            "eigenpal_docxjs_editor_demo.docx", "folio/contract-stella-style.docx",
+            "folio/performance-1500-paragraphs.docx", "folio/word-hyphenation-hanging.docx",
+            "docling_word_tables_merged_cells.docx"]
+
+
+@pytest.fixture(scope="module")
+def layout_of(qapp):
+    from folio_desktop.layout import layout_document
+
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            rev = DocxReviewer.open(CORPUS / name)
+            cache[name] = (rev, layout_document(rev.document))
+        return cache[name]
+
+    return get
+
+
+@pytest.mark.parametrize("name", MATCHING)
+def test_page_count_matches_libreoffice(layout_of, name):
+    _, lay = layout_of(name)
+    assert lay.page_count == len(LIBREOFFICE[name]["pages"])
+
+
+def test_page_of_and_page_text_agree(layout_of):
+    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    checked = 0
+    for block in rev.snapshot().content_blocks[::7]:
+        page = lay.page_of(block.id)
+        assert page is not None, block.id
+        words = normalize(block.text)[:25]
+        assert words in normalize(lay.page_text(page)), (block.id, page)
+        checked += 1
+    assert checked > 100
+    assert lay.page_text(0) is None and lay.page_text(lay.page_count + 1) is None
+    # an offset deep inside a long paragraph that crosses a page lands on the later page
+    for page in lay.pages:
+        frags = [f for f in page.body_fragments() if f.block_id]
+        if frags and frags[0].first_line > 0:
+            frag = frags[0]
+            start, _ = frag.accepted_range
+            assert lay.page_of(frag.block_id, start) == page.number
+            assert lay.page_of(frag.block_id, 0) == page.number - 1
+            break
+    else:
+        pytest.fail("expected a paragraph split across pages")
+
+
+def test_sections_keep_their_page_size(layout_of):
+    _, lay = layout_of("pythondocx_section_props_multi_section.docx")
+    shapes = ["landscape" if p.width > p.height else "portrait" for p in lay.pages]
+    assert "landscape" in shapes and "portrait" in shapes
+
+
+def test_headers_footers_and_page_numbers(layout_of):
+    _, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    page = lay.pages[9]
+    stories = {f.story.split(":")[0] for f in page.fragments}
+    assert {"header", "footer", "main"} <= stories
+    footer_text = " ".join(f.text() for f in page.fragments if f.story.startswith("footer"))
+    assert "Last Updated: July 2020" in footer_text
+    numbers = [int(n) for n in re.findall(r"\b(\d+)\b", footer_text)]
+    assert numbers, footer_text  # the PAGE field shows this page's number, not the cached one
+
+
+def test_footnotes_sit_on_the_page_of_their_reference(layout_of):
+    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    placed = 0
+    for page in lay.pages:
+        for frag in page.fragments:
+            if not frag.story.startswith("footnote:"):
+                continue
+            placed += 1
+            body = [f for f in page.body_fragments()]
+            refs = [ref for f in body for ref in f.para.note_refs
+                    if f.display_range[0] <= ref[0] < f.display_range[1] and f"footnote:{ref[2]}" == frag.story]
+            assert refs, (page.number, frag.story)
+            assert frag.top > max(f.bottom for f in body) - 1
+    assert placed >= 20
+
+
+def test_keep_with_next_headings(layout_of):
+    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    blocks = rev.snapshot().content_blocks
+    for i, block in enumerate(blocks[:-1]):
+        if block.kind == "heading" and block.table is None and blocks[i + 1].table is None:
+            fmt_keep = lay.fragments_of(block.id)
+            if fmt_keep and fmt_keep[0][1].para.keep_next:
+                assert lay.page_of(block.id) == lay.page_of(blocks[i + 1].id, 0) or \
+                    lay.page_of(block.id) + 1 == lay.page_of(blocks[i + 1].id, 0)
+
+
+def test_redlines_are_laid_out_in_markup_view(layout_of):
+    rev, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
+    deleted = [c for c in rev.get_changes() if c.type == "deletion" and c.text.strip()]
+    assert deleted
+    spans = [(f, s) for p in lay.pages for f in p.fragments for s in f.para.spans if s.kind == "deleted"]
+    texts = {f.para.text[s.start:s.end] for f, s in spans}
+    assert any(d.text.strip() in "".join(texts) for d in deleted)
+    assert any(s.kind == "inserted" for p in lay.pages for f in p.fragments for s in f.para.spans)
+
+
+def test_hit_test_finds_the_block_under_a_point(layout_of):
+    _, lay = layout_of("contract_msdn_eula_legal_numbering.docx")
+    frag = next(f for f in lay.pages[1].body_fragments() if f.block_id and f.para.text.strip())
+    line = frag.para.lines[frag.first_line]
+    point = QPointF(frag.x + frag.para.x + 5, frag.y + line.y + line.height / 2)
+    hit = lay.hit_test(2, point)
+    assert hit is not None and hit[0] == frag.block_id
+    assert lay.hit_test(2, QPointF(2, 2)) is None
+
+
+def test_pages_cli_json():
+    env_code = ("import os; os.environ['QT_QPA_PLATFORM']='offscreen';"
+                "from folio_desktop.cli import main; raise SystemExit(main())")
+    proc = subprocess.run([sys.executable, "-c", env_code, "pages", str(CORPUS / "contract_msdn_eula_legal_numbering.docx"),
+                           "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["pageCount"] == 14 and len(data["pages"]) == 14
+    assert data["pages"][0] == {"number": 1, "firstWords": "MASTER END-USER LICENSE AGREEMENT MSDN, The Microsoft Developer"}
+    assert all(len(p["firstWords"].split()) <= 8 for p in data["pages"])
