@@ -419,13 +419,70 @@ class Paginator:
                 header_rows.append(measured_row)
             height = measured_row["height"]
             full = self._column.bottom - self._column.top
-            if height > self._room() + 0.01 and not self._at_top and height <= full:
+            cant_split = trpr is not None and on_off(trpr.find(_W + "cantSplit"))
+            if height > self._room() + 0.01 and not self._at_top and (height <= full or cant_split):
                 yield from self._next_column_or_page()
-                for hdr in header_rows:
-                    if hdr is not measured_row:
-                        self._emit_row(hdr, indent, borders)
-            self._emit_row(measured_row, indent, borders)
+                self._repeat_headers(header_rows, measured_row, indent, borders)
+            if height > self._room() + 0.01 and not (cant_split and height <= full):
+                yield from self._emit_split_row(measured_row, header_rows, indent, borders)
+            else:
+                self._emit_row(measured_row, indent, borders)
         self._prev_para = None
+
+    def _repeat_headers(self, header_rows, current, indent, borders) -> None:
+        for hdr in header_rows:
+            if hdr is not current:
+                self._emit_row(hdr, indent, borders)
+
+    def _emit_split_row(self, row: dict, header_rows, indent: float, borders: bool):
+        """A row taller than the room left: its cells continue line by line on the next pages."""
+        progress = [[(p, m, 0) for p, m in cell["paras"]] for cell in row["cells"]]
+        while True:
+            x0, y0 = self._column.x + indent, self._y
+            room = self._room()
+            used = 0.0
+            remaining = False
+            for cell, queue in zip(row["cells"], progress, strict=True):
+                margins = cell["margins"]
+                y = y0 + margins["top"]
+                limit = y0 + room - margins["bottom"]
+                rest = []
+                for p, m, start in queue:
+                    if rest or y >= limit:
+                        rest.append((p, m, start))
+                        continue
+                    if start == 0:
+                        y += m.space_before
+                    end = start
+                    while end < len(m.lines) and y + m.lines[end].height <= limit + 0.01:
+                        y += m.lines[end].height
+                        end += 1
+                    if end == start and self._at_top and y0 == self._column.top:
+                        y += m.lines[end].height  # a line taller than the page goes anyway
+                        end += 1
+                    if end > start:
+                        block = self.snapshot.block_of_paragraph.get(p)
+                        frag = Fragment("main", block.id if block is not None else None, m, start, end - 1,
+                                        x0 + cell["x"] + margins["left"], y - sum(
+                                            line.height for line in m.lines[start:end]) - m.lines[start].y)
+                        self._page.fragments.append(frag)
+                    if end < len(m.lines):
+                        rest.append((p, m, end))
+                    else:
+                        y += m.space_after
+                used = max(used, y - y0 + margins["bottom"])
+                queue[:] = rest
+                remaining |= bool(rest)
+            height = min(max(used, 4.0), room) if remaining else max(used, 4.0)
+            if borders:
+                for cell in row["cells"]:
+                    self._page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], height))
+            self._y = y0 + height
+            self._at_top = False
+            if not remaining:
+                return
+            yield from self._next_column_or_page()
+            self._repeat_headers(header_rows, row, indent, borders)
 
     def _measure_row(self, tr, r_index, row_count, grid, style) -> dict:
         from ..docx.snapshot import _row_cells
