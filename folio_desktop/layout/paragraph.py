@@ -231,6 +231,15 @@ class ParagraphMeasurer:
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
+        break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
+        if break_before:  # a page break that opens the paragraph is a page break before it
+            text = text[1:]
+            accepted = accepted[1:]
+            breaks = [b - 1 for b in breaks[1:]]
+            notes = [(o - 1, t, i) for o, t, i in notes]
+            spans = [Span(max(sp.start - 1, 0), sp.end - 1, sp.kind, sp.author, sp.comment) for sp in spans
+                     if sp.end > 1]
+            formats = [(max(a - 1, 0), b - 1, cf) for a, b, cf in formats if b > 1]
         break_after = bool(breaks) and breaks[-1] == len(text) - 1 and text.endswith(LINE_SEPARATOR)
         if break_after:
             text = text[:-1]
@@ -315,7 +324,8 @@ class ParagraphMeasurer:
         return MeasuredParagraph(
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
-            widow_control=para.widow_control, page_break_before=para.page_break_before, page_break_after=break_after,
+            widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
+            page_break_after=break_after,
             contextual_key=para.style_id if para.contextual_spacing else None,
         )
 

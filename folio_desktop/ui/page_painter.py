@@ -89,7 +89,7 @@ def _balloons(painter: QPainter, marks: ReviewIndex, page: Page, right: float) -
 @cache
 def _balloon_font() -> QFont:  # built on first use: a QFont needs the QGuiApplication
     font = QFont("Liberation Sans")
-    font.setPixelSize(9)
+    font.setPixelSize(11)
     font.setBold(True)
     return font
 

@@ -24,7 +24,7 @@ from ..layout import Fragment, Page
 BAR_OFFSET = 18.0  # layout px left of the body text
 BAR_WIDTH = 2.0
 BALLOON_OFFSET = 12.0  # layout px right of the body text
-BALLOON_SIZE = 14.0
+BALLOON_SIZE = 18.0
 CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",)}
 
 
