@@ -116,15 +116,18 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         if self._fit and (first or (wider and self._fit == "width")):
             self._apply_fit()
         self._update_scrollbars()
-        if self._restore_scroll is not None:
-            self.verticalScrollBar().setValue(self._restore_scroll)
+        v = self.verticalScrollBar()
+        if self._restore_scroll is not None and v.maximum() >= self._restore_scroll:
+            v.setValue(self._restore_scroll)  # once enough pages are back (relayout)
+            self._restore_scroll = None
         if self._pending_scroll and self._flow.block_entries(self._pending_scroll[0]):
             self.scroll_to_block(*self._pending_scroll)
         self.viewport().update()
         self.layoutProgress.emit(len(self.pages))
 
     def _layout_done(self, layout: DocumentLayout) -> None:
-        if layout.pages != self.pages:  # a second pass (NUMPAGES) replaced every page
+        replaced = len(layout.pages) != len(self.pages) or any(a is not b for a, b in zip(layout.pages, self.pages))
+        if replaced:  # a second pass (NUMPAGES) replaced every page
             count = len(self._flow.entries)
             self.pages = list(layout.pages)
             self._strip.set_sizes([(p.width, p.height) for p in self.pages])

@@ -1,0 +1,163 @@
+"""Selection, mouse and keyboard for PageView: select with the mouse (drag, shift+click,
+double-click for a word) or the keyboard (shift+arrows by character and line, Home/End), copy
+as text, and click a tracked change or comment to select it and report its id."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from .review_marks import text_edges
+from .text_flow import TextPos
+
+
+class SelectionMixin:
+    """Mixed into PageView (before QAbstractScrollArea); uses its flow, marks, pages and signals."""
+
+    # -- selection ------------------------------------------------------------------------------------
+
+    def selection_text(self) -> str:
+        """The selected text as it reads with the shown changes accepted (deleted text left out)."""
+        if self._anchor is None or self._caret is None or self._anchor == self._caret:
+            return ""
+        return self._flow.text(self._anchor, self._caret)
+
+    def select_block(self, block_id: str) -> bool:
+        entries = self._flow.block_entries(block_id)
+        if not entries:
+            return False
+        self._select(self._flow.start(entries[0]), self._flow.end(entries[-1]))
+        return True
+
+    def select_all(self) -> None:
+        if self._flow.entries:
+            self._select(self._flow.start(0), self._flow.end(len(self._flow.entries) - 1))
+
+    def clear_selection(self) -> None:
+        self._select(None, None)
+
+    def copy(self) -> None:
+        text = self.selection_text()
+        if text:
+            QApplication.clipboard().setText(text)
+
+    def set_highlights(self, hits) -> None:
+        """Highlight search hits: [(block_id, start, end), ...] in accepted-view offsets."""
+        self._highlights = {}
+        for block_id, start, end in hits:
+            self._highlights.setdefault(block_id, []).append((start, end))
+        self.viewport().update()
+
+    def _select(self, anchor: TextPos | None, caret: TextPos | None) -> None:
+        self._anchor, self._caret = anchor, caret
+        self.viewport().update()
+        self.selectionChanged.emit()
+
+    # -- mouse ----------------------------------------------------------------------------------------
+
+    def _locate(self, point: QPointF) -> TextPos | None:
+        hit = self.viewport_to_page(point)
+        return self._flow.locate(self.pages[hit[0] - 1], hit[1]) if hit else None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() != Qt.LeftButton:
+            return super().mousePressEvent(event)
+        self.setFocus(Qt.MouseFocusReason)
+        self._press, self._dragging, self._desired_x = event.position(), False, None
+        pos = self._locate(event.position())
+        if pos is not None and event.modifiers() & Qt.ShiftModifier and self._anchor is not None:
+            self._select(self._anchor, pos)
+        else:
+            self._select(pos, pos)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._press is None:
+            return
+        if (event.position() - self._press).manhattanLength() >= 3:
+            self._dragging = True
+        if not self._dragging or self._anchor is None:
+            return
+        y, vh = event.position().y(), self.viewport().height()
+        if y < 0 or y > vh:  # dragging past the edge scrolls
+            v = self.verticalScrollBar()
+            v.setValue(v.value() + round(y if y < 0 else y - vh))
+        pos = self._locate(event.position())
+        if pos is not None:
+            self._select(self._anchor, pos)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.LeftButton and self._press is not None and not self._dragging:
+            self._click(event.position())
+        self._press = None
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802
+        pos = self._locate(event.position())
+        if pos is not None:
+            self._select(*self._flow.word_at(pos))
+
+    def _click(self, point: QPointF) -> None:
+        """A click on a comment balloon, a tracked change or commented text selects it and says so."""
+        hit = self.viewport_to_page(point)
+        if hit is None:
+            return
+        page = self.pages[hit[0] - 1]
+        for balloon in self._marks.balloons(page, text_edges(page)[1]):
+            if balloon.comment_id is not None and balloon.rect.adjusted(-3, -3, 3, 3).contains(hit[1]):
+                self.commentClicked.emit(balloon.comment_id)
+                return
+        pos = self._flow.char_at(page, hit[1])
+        if pos is None:
+            return
+        frag = self._flow.frag(pos)
+        found = self._marks.change_at(frag, pos.offset)
+        signal = self.changeClicked
+        if found is None:
+            found, signal = self._marks.comment_at(frag, pos.offset), self.commentClicked
+        if found is None:
+            return
+        item_id, (start, end) = found
+        lo, hi = frag.display_range
+        self._select(TextPos(pos.index, max(start, lo)), TextPos(pos.index, min(end, hi)))
+        signal.emit(item_id)
+
+    # -- keyboard -------------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.matches(QKeySequence.Copy):
+            self.copy()
+        elif event.matches(QKeySequence.SelectAll):
+            self.select_all()
+        elif event.matches(QKeySequence.ZoomIn) or (event.modifiers() & Qt.ControlModifier
+                                                    and event.key() == Qt.Key_Equal):
+            self.zoom_in()
+        elif event.matches(QKeySequence.ZoomOut):
+            self.zoom_out()
+        elif event.modifiers() & Qt.ControlModifier and event.key() == Qt.Key_0:
+            self.set_zoom(1.0)
+        elif event.key() == Qt.Key_Escape and self._anchor is not None:
+            self.clear_selection()
+        elif not (self._caret is not None and self._move_caret(event)):
+            super().keyPressEvent(event)  # arrows and page keys scroll when there is no caret
+
+    def _move_caret(self, event) -> bool:
+        key, shift = event.key(), bool(event.modifiers() & Qt.ShiftModifier)
+        caret, anchor, flow = self._caret, self._anchor, self._flow
+        if key in (Qt.Key_Up, Qt.Key_Down):
+            if self._desired_x is None:
+                self._desired_x = flow.page_x(caret)
+            new = flow.move_line(caret, -1 if key == Qt.Key_Up else 1, self._desired_x)
+        else:
+            self._desired_x = None
+            if key in (Qt.Key_Left, Qt.Key_Right) and not shift and anchor != caret:
+                first, last = sorted((anchor, caret))
+                new = first if key == Qt.Key_Left else last  # collapse the selection
+            elif key in (Qt.Key_Left, Qt.Key_Right):
+                new = flow.move_char(caret, -1 if key == Qt.Key_Left else 1)
+            elif key in (Qt.Key_Home, Qt.Key_End):
+                new = flow.line_edge(caret, end=key == Qt.Key_End)
+            else:
+                return False
+        self._select(anchor if shift else new, new)
+        self._ensure_caret_visible()
+        return True
