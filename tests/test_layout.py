@@ -144,3 +144,30 @@ def test_pages_cli_json():
     assert data["pageCount"] == 14 and len(data["pages"]) == 14
     assert data["pages"][0] == {"number": 1, "firstWords": "MASTER END-USER LICENSE AGREEMENT MSDN, The Microsoft Developer"}
     assert all(len(p["firstWords"].split()) <= 8 for p in data["pages"])
+
+
+def test_incremental_relayout_after_an_edit(qapp):
+    from folio_desktop.layout import layout_document
+
+    rev = DocxReviewer.open(CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    lay = layout_document(rev.document)
+    pages_before = list(lay.pages)
+    target = next(b for b in rev.snapshot().content_blocks[400:] if b.table is None and len(b.text) > 200)
+    page = lay.page_of(target.id)
+    calls = []
+    measurer = lay.paginator.measurer
+    original = measurer.measure
+    measurer.measure = lambda *a, **k: calls.append(a[0]) or original(*a, **k)
+    result = rev.apply_document_operations({"version": 1, "operations": [
+        {"type": "insertAfterBlock", "blockId": target.id, "text": "A new clause the lawyer added. " * 12}]})
+    assert result["applied"]
+    restart = lay.relayout([target.id])
+    assert 1 < restart <= page
+    assert all(a is b for a, b in zip(lay.pages[:restart - 1], pages_before[:restart - 1], strict=False))
+    assert len(calls) < 40  # the edited paragraph and the new one, not the whole contract
+    fresh = layout_document(DocxReviewer.from_bytes(rev.to_bytes()).document)
+    assert lay.page_count == fresh.page_count
+    assert [lay.page_text(n) for n in range(1, lay.page_count + 1)] == \
+        [fresh.page_text(n) for n in range(1, fresh.page_count + 1)]
+    new_block = next(b for b in rev.snapshot().blocks if b.text.startswith("A new clause the lawyer added."))
+    assert lay.page_of(new_block.id) in (page, page + 1)

@@ -48,12 +48,14 @@ class Paginator:
         self._measured: dict = {}
         self.note_numbers = self._number_notes()
         self._note_cache: dict = {}
+        self._header_cache: dict = {}
         self.total_pages_hint = 0
 
     # -- measurement -----------------------------------------------------------------------------
 
     def measure(self, p, width: float, table_style=None, cell=None, story="main", block=None) -> MeasuredParagraph:
-        key = (id(p), round(width, 1), table_style, cell)
+        # keyed by the element itself (identity), so a removed paragraph's id can never be reused
+        key = (p, round(width, 1), table_style, cell)
         cached = self._measured.get(key)
         if cached is None:
             if block is None and story == "main":
@@ -62,11 +64,19 @@ class Paginator:
             self._measured[key] = cached
         return cached
 
-    def invalidate(self, paragraphs) -> None:
-        """Forget measurements of edited paragraphs (everything else is reused)."""
-        ids = {id(p) for p in paragraphs}
-        self._measured = {k: v for k, v in self._measured.items() if k[0] not in ids}
+    def invalidate(self, paragraphs=()) -> None:
+        """After an edit: forget the measurements of the given paragraphs and of every paragraph
+        whose text or list label changed (renumbering), and re-read sections and note numbers."""
+        old = {b.element: (b.text, b.display_label) for b in self.snapshot.blocks if b.element is not None}
         self.snapshot = self.doc.snapshot()
+        stale = set(paragraphs)
+        for block in self.snapshot.blocks:
+            if block.element is not None and old.get(block.element) != (block.text, block.display_label):
+                stale.add(block.element)
+        self._measured = {k: v for k, v in self._measured.items() if k[0] not in stale}
+        self.sections = read_sections(self.doc)
+        self.note_numbers = self._number_notes()
+        self._note_cache = {}
 
     def _number_notes(self) -> dict:
         numbers: dict = {}
@@ -83,30 +93,69 @@ class Paginator:
 
     # -- the page flow ---------------------------------------------------------------------------------
 
-    def run(self):
-        """Yield pages as they are completed (the view shows the first ones while the rest flow)."""
-        self.pages: list[Page] = []
-        self._page: Page | None = None
-        for section in self.sections:
+    def run(self, resume_page: int | None = None):
+        """Yield pages as they are completed (the view shows the first ones while the rest flow).
+
+        With resume_page, the pages before it are kept and the flow restarts where that page
+        started (after invalidate(), for an edit on or after it)."""
+        kept: list[Page] = []
+        start = None
+        if resume_page is not None and resume_page > 1:
+            start = self._restart_point(resume_page)
+            if start is not None:
+                kept = self.pages[:start[0] - 1]
+        if start is None:
+            self.restarts: dict[int, tuple[int, object]] = {}
+        else:
+            self.restarts = {n: r for n, r in self.restarts.items() if n < start[0]}
+        self.pages = kept
+        self._page = None
+        self._current = None
+        for s_index, section in enumerate(self.sections):
+            if start is not None and s_index < start[1]:
+                continue
             self.section = section
-            continuous = section.break_type == "continuous" and self._page is not None and \
-                abs(self._page.width - section.page_width * TWIP) < 1 and \
-                abs(self._page.height - section.page_height * TWIP) < 1
-            if not continuous:
-                yield from self._new_page(parity=section.break_type)
+            flow = list(self._flow_elements(section.elements))
+            first = 0
+            if start is not None and s_index == start[1]:
+                first = flow.index(start[2])
+                yield from self._new_page()
             else:
-                self._set_columns(keep_y=True)
+                continuous = section.break_type == "continuous" and self._page is not None and \
+                    abs(self._page.width - section.page_width * TWIP) < 1 and \
+                    abs(self._page.height - section.page_height * TWIP) < 1
+                if not continuous:
+                    yield from self._new_page(parity=section.break_type)
+                else:
+                    self._set_columns(keep_y=True)
+            start = None
             self._prev_para: MeasuredParagraph | None = None
             self._break_pending = False
-            for element in self._flow_elements(section.elements):
+            for element in flow[first:]:
+                self._current = (s_index, element)
+                if self._at_top and self._page.number not in self.restarts and not self._page.fragments_body():
+                    self.restarts[self._page.number] = (s_index, element)
                 if self._break_pending:
                     self._break_pending = False
                     if not self._at_top:
                         yield from self._next_column_or_page(hard=True)
+                        self.restarts.setdefault(self._page.number, (s_index, element))
                 yield from self._place_element(element)
         if self._page is not None:
             self._finish_page()
             yield self._page
+
+    def _restart_point(self, page: int):
+        """(page number, section index, element) of the latest clean page start at or before page:
+        a page whose body begins with the first line of a block that still exists."""
+        for number in range(min(page, len(self.pages)), 1, -1):
+            point = self.restarts.get(number)
+            if point is None:
+                continue
+            s_index, element = point
+            if s_index < len(self.sections) and element in list(self._flow_elements(self.sections[s_index].elements)):
+                return number, s_index, element
+        return None
 
     def _flow_elements(self, elements):
         for el in elements:
@@ -270,7 +319,7 @@ class Paginator:
                     space_before = 0.0
                     continue
             y0 = self._y + (space_before if first_fragment else 0.0) - lines[i].y
-            frag = Fragment(story, block_id, para, i, i + fit - 1, self._column.x, y0)
+            frag = Fragment(story, block_id, para, i, i + fit - 1, self._column.x, y0, element)
             self._page.fragments.append(frag)
             for k in range(i, i + fit):
                 self._take_notes(para, k)
@@ -369,9 +418,16 @@ class Paginator:
             root = self.doc.package.xml(rel.target)
             paragraphs = [p for p in root.iter(T_P) if _top_story_paragraph(p, root)]
             measured = []
+            total = self.total_pages_hint or page.number
             for p in paragraphs:
-                copy_p = _with_page_fields(p, page.number, self.total_pages_hint or page.number)
-                measured.append((p, self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)))
+                copy_p = _with_page_fields(p, page.number, total)
+                # a header without page fields is the same on every page: measure it once
+                key = (p, round(width, 1)) if copy_p is p else (p, round(width, 1), page.number, total)
+                measured_p = self._header_cache.get(key)
+                if measured_p is None:
+                    measured_p = self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)
+                    self._header_cache[key] = measured_p
+                measured.append((p, measured_p))
             total = sum(m.space_before + m.content_height + m.space_after for _p, m in measured)
             if kind == "header":
                 y = s.header * TWIP
@@ -464,7 +520,7 @@ class Paginator:
                         block = self.snapshot.block_of_paragraph.get(p)
                         frag = Fragment("main", block.id if block is not None else None, m, start, end - 1,
                                         x0 + cell["x"] + margins["left"], y - sum(
-                                            line.height for line in m.lines[start:end]) - m.lines[start].y)
+                                            line.height for line in m.lines[start:end]) - m.lines[start].y, p)
                         self._page.fragments.append(frag)
                     if end < len(m.lines):
                         rest.append((p, m, end))
@@ -523,7 +579,7 @@ class Paginator:
                 block = self.snapshot.block_of_paragraph.get(p)
                 y += m.space_before
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
-                                x0 + cell["x"] + cell["margins"]["left"], y - m.lines[0].y)
+                                x0 + cell["x"] + cell["margins"]["left"], y - m.lines[0].y, p)
                 page.fragments.append(frag)
                 for k in range(len(m.lines)):
                     self._take_notes(m, k)
@@ -632,13 +688,13 @@ def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True
     paginator = Paginator(doc, fonts, show_markup)
     pages = list(paginator.run())
     # NUMPAGES needs the total: a second, cheap pass when headers use it and the count moved
-    if paginator.total_pages_hint != len(pages) and _uses_numpages(doc):
+    if paginator.total_pages_hint != len(pages) and uses_numpages(doc):
         paginator.total_pages_hint = len(pages)
         pages = list(paginator.run())
-    return DocumentLayout(pages, dict(paginator.fonts.substitutions))
+    return DocumentLayout(pages, dict(paginator.fonts.substitutions), paginator)
 
 
-def _uses_numpages(doc) -> bool:
+def uses_numpages(doc) -> bool:
     for rel in doc.package.rels(doc.main_part):
         if rel.type.endswith(("/header", "/footer")) and doc.package.has_part(rel.target):
             if b"NUMPAGES" in doc.package.read(rel.target) or b"SECTIONPAGES" in doc.package.read(rel.target):

@@ -21,6 +21,7 @@ class Fragment:
     last_line: int  # inclusive
     x: float  # page position of the paragraph's layout origin
     y: float  # page y of the paragraph layout's origin (lines keep their own y inside it)
+    para_element: object = None  # the w:p this fragment lays out (for relayout after edits)
 
     @property
     def display_range(self) -> tuple[int, int]:
@@ -67,6 +68,9 @@ class Page:
     def body_fragments(self) -> list[Fragment]:
         return [f for f in self.fragments if f.story == "main"]
 
+    def fragments_body(self) -> bool:
+        return any(f.story == "main" for f in self.fragments)
+
     def text(self, include_headers: bool = False) -> str:
         frags = self.fragments if include_headers else self.body_fragments()
         ordered = sorted(frags, key=lambda f: (_story_rank(f.story), f.top, f.x))
@@ -86,14 +90,35 @@ def _story_rank(story: str) -> int:
 class DocumentLayout:
     """All pages of a document, and the maps between pages and blocks."""
 
-    def __init__(self, pages: list[Page], font_substitutions: dict[str, str]):
-        self.pages = pages
+    def __init__(self, pages: list[Page], font_substitutions: dict[str, str], paginator=None):
+        self.paginator = paginator
         self.font_substitutions = font_substitutions
+        self._index(pages)
+
+    def _index(self, pages: list[Page]) -> None:
+        self.pages = pages
         self._block_pages: dict[str, list[tuple[int, Fragment]]] = {}
         for page in pages:
             for frag in page.fragments:
                 if frag.story == "main" and frag.block_id:
                     self._block_pages.setdefault(frag.block_id, []).append((page.number, frag))
+
+    def relayout(self, changed_block_ids=(), changed_paragraphs=()) -> int:
+        """Lay the document out again after an edit. Only the edited paragraphs (and those whose
+        text or list label changed) are measured again, and pagination restarts from the first
+        page the edit can affect. Returns that page number."""
+        paginator = self.paginator
+        first = min((n for bid in changed_block_ids for n, _ in self._block_pages.get(bid, ())), default=None)
+        paragraphs = list(changed_paragraphs)
+        for bid in changed_block_ids:
+            paragraphs.extend(f.para_element for _, f in self._block_pages.get(bid, ()) if f.para_element is not None)
+        paginator.invalidate(paragraphs)
+        if first is None:  # a new block or an unknown one: start from where its neighbours were
+            first = 1
+        pages = list(paginator.run(resume_page=first))
+        restart = pages[0].number if pages else 1
+        self._index(paginator.pages)
+        return restart
 
     @property
     def page_count(self) -> int:

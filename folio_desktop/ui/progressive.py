@@ -13,7 +13,7 @@ import time
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..layout import DocumentLayout, Paginator
-from ..layout.engine import _uses_numpages
+from ..layout.engine import uses_numpages
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +85,12 @@ class ProgressiveLayout(QObject):
     def _pass_done(self) -> None:
         paginator, pages = self._paginator, self._pages
         # NUMPAGES in a header needs the final count: flow once more, as layout_document does
-        if self._pass == 1 and paginator.total_pages_hint != len(pages) and _uses_numpages(self._doc):
+        if self._pass == 1 and paginator.total_pages_hint != len(pages) and uses_numpages(self._doc):
             paginator.total_pages_hint = len(pages)
             self._pass, self._pages = 2, []
             self._run = paginator.run()
             self._timer.start()
             return
-        layout = DocumentLayout(pages, dict(paginator.fonts.substitutions))
+        layout = DocumentLayout(pages, dict(paginator.fonts.substitutions), paginator)
         self.cancel()
         self.finished.emit(layout)
