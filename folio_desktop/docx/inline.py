@@ -19,8 +19,9 @@ from lxml import etree
 
 from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, ancestor, on_off
 
-# piece kinds
-TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END = range(7)
+# piece kinds (OBJECT: a drawing; it has no text in any view, only a size for the layout)
+TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END, OBJECT = range(8)
+WP_NS = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 
 _W = "{" + W_NS + "}"
 T_R = _W + "r"
@@ -190,6 +191,14 @@ def _run(run, state, hidden_styles, ins, dele) -> Iterator[Piece]:
                                 node=child)
                 except ValueError:
                     pass
+        elif tag == T_DRAWING:
+            for holder in child:
+                extent = holder.find(f"{{{WP_NS}}}extent")
+                if extent is None:
+                    continue
+                kind = "inline" if holder.tag == f"{{{WP_NS}}}inline" else "anchor"
+                yield Piece(OBJECT, "", run, ins, dele, hidden,
+                            extra=f"{kind}:{extent.get('cx', '0')}:{extent.get('cy', '0')}", node=holder)
         elif tag == T_FOOTNOTE_REF or tag == T_ENDNOTE_REF:
             if tag == T_FOOTNOTE_REF:
                 yield Piece(NOTE, "", run, ins, dele, hidden, extra="footnote", node=child)

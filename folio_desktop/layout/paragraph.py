@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QTextCharFormat, QTextLayout, QTextOption
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextLayout, QTextOption
 
 from ..docx import inline
-from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
+from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 
 TWIP = 1 / 15  # px per twip at 96 dpi
+EMU = 1 / 9525  # px per EMU at 96 dpi
+OBJECT_CHAR = "\ufffc"
 LINE_SEPARATOR = "\u2028"
 INSERT_COLORS = ["#1f6feb", "#b4009e", "#0a7d32", "#c2410c", "#6d28d9", "#0e7490"]
 HIGHLIGHTS = {"yellow": "#ffff00", "green": "#00ff00", "cyan": "#00ffff", "magenta": "#ff00ff", "blue": "#0000ff",
@@ -65,6 +67,8 @@ class MeasuredParagraph:
     accepted: list[int]  # display offset -> accepted-view offset (-1 for deleted/label text)
     spans: list[Span] = field(default_factory=list)
     note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
+    objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
+    floating: list[tuple[float, float]] = field(default_factory=list)  # anchored drawings (w, h), reported
     keep_next: bool = False
     keep_lines: bool = False
     widow_control: bool = True
@@ -144,6 +148,8 @@ class ParagraphMeasurer:
         spans: list[Span] = []
         breaks: list[int] = []
         notes: list[tuple[int, str, int]] = []
+        objects: list[tuple[int, float, float]] = []
+        floating: list[tuple[float, float]] = []
         pos = 0
         acc = 0
         if label:
@@ -174,6 +180,13 @@ class ParagraphMeasurer:
                 if piece.extra == "page":
                     breaks.append(pos)
                     parts.append(LINE_SEPARATOR)
+                    accepted.append(-1)
+                    pos += 1
+                continue
+            if kind == OBJECT:
+                self._object(piece, p, para_fmt, table_style, pos, objects, floating, formats, spans)
+                if piece.extra.startswith("inline"):
+                    parts.append(OBJECT_CHAR)
                     accepted.append(-1)
                     pos += 1
                 continue
@@ -220,7 +233,26 @@ class ParagraphMeasurer:
                     accepted.extend(range(acc, acc + len(text)))
                     acc += len(text)
             pos += len(text)
+        self._last_objects = (objects, floating)
         return "".join(parts), formats, accepted, spans, breaks, notes
+
+    def _object(self, piece, p, para_fmt, table_style, pos, objects, floating, formats, spans) -> None:
+        """An inline drawing takes its extent on the line; an anchored one is only reported."""
+        kind, cx, cy = (piece.extra.split(":") + ["0", "0"])[:3]
+        w = int(cx) * EMU if cx.isdigit() else 0.0
+        h = int(cy) * EMU if cy.isdigit() else 0.0
+        if kind == "anchor":
+            floating.append((w, h))
+            return
+        objects.append((pos, w, h))
+        cf = QTextCharFormat(self._char_format(self.formatter.run(piece.run, p, para_fmt, table_style),
+                                               "text", None, False))
+        font = cf.font()
+        # the replacement glyph, spaced out to the picture's width, holds its place on the line
+        font.setLetterSpacing(QFont.AbsoluteSpacing, max(w - 8.0, 0.0))
+        cf.setFont(font)
+        formats.append((pos, pos + 1, cf))
+        spans.append(Span(pos, pos + 1, "object"))
 
     # -- shaping --------------------------------------------------------------------------------
 
@@ -229,6 +261,7 @@ class ParagraphMeasurer:
         para = self.formatter.paragraph(p, table_style, cell_position)
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
+        objects, floating = self._last_objects
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
         break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
@@ -305,6 +338,9 @@ class ParagraphMeasurer:
             line.setPosition(QPointF(offset, y))
             start, end = line.textStart(), line.textStart() + line.textLength()
             natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
+            pictures = [h for o, _w, h in objects if start <= o < end]
+            if pictures:  # an inline picture makes its line as tall as the picture
+                natural = max(natural, max(pictures) + natural * 0.2)
             if not line.textLength():
                 natural = mark_metrics
             height = _line_height(natural, para)
@@ -325,7 +361,7 @@ class ParagraphMeasurer:
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
             widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
-            page_break_after=break_after,
+            page_break_after=break_after, objects=objects, floating=floating,
             contextual_key=para.style_id if para.contextual_spacing else None,
         )
 
