@@ -26,7 +26,7 @@ from lxml import etree
 
 from .errors import DocxError
 from .ooxml import W_NS, W_PPR, W_RPR, W_VAL, int_attr, on_off, w
-from .snapshot import _row_cells, _rows, list_membership
+from .snapshot import row_cells, table_rows, list_membership
 from .theme import Theme
 
 if TYPE_CHECKING:
@@ -387,7 +387,7 @@ class _TableInfo:
         self.look = _look(tblpr)
         self.row_band = int_attr(tblpr.find(_W + "tblStyleRowBandSize")) if tblpr is not None else None
         self.col_band = int_attr(tblpr.find(_W + "tblStyleColBandSize")) if tblpr is not None else None
-        self.rows = list(_rows(tbl))
+        self.rows = list(table_rows(tbl))
         self.row_index = {tr: i for i, tr in enumerate(self.rows)}
         self._cells: dict[Any, list] = {}
 
@@ -397,7 +397,7 @@ class _TableInfo:
             return None
         cells = self._cells.get(tr)
         if cells is None:
-            cells = self._cells[tr] = [c[0] for c in _row_cells(tr)]
+            cells = self._cells[tr] = [c[0] for c in row_cells(tr)]
         try:
             col = cells.index(tc)
         except ValueError:

@@ -21,7 +21,7 @@ from .op_context import (
     new_paragraph,
     outer_table,
 )
-from .snapshot import _row_cells, _rows
+from .snapshot import row_cells, table_rows
 
 _W = "{" + W_NS + "}"
 T_TBL, T_TR, T_TC, T_P, T_R = (_W + t for t in ("tbl", "tr", "tc", "p", "r"))
@@ -48,8 +48,8 @@ def resolve(plan, snapshot) -> None:
         raise EditError("unsupportedBlock", "the block is not inside a table")
     tr = _nearest(tc, T_TR)
     tbl = _nearest(tr, T_TBL)
-    rows = list(_rows(tbl))
-    grid = [_row_cells(r) for r in rows]
+    rows = list(table_rows(tbl))
+    grid = [row_cells(r) for r in rows]
     row_index = rows.index(tr)
     cell = next(c for c in grid[row_index] if c[0] is tc)
     plan.resolved.update(table=tbl, row=tr, cell=tc, rows=rows, grid=grid, row_index=row_index,
@@ -285,7 +285,7 @@ def delete_table(ctx: OpContext) -> None:
     if not ctx.tracked:
         tbl.getparent().remove(tbl)
         return
-    for tr in _rows(tbl):
+    for tr in table_rows(tbl):
         trpr = tr.find(T_TRPR)
         if trpr is not None and trpr.find(_W + "del") is not None:
             continue
@@ -439,7 +439,7 @@ def delete_table_column(ctx: OpContext) -> None:
         cols = grid_el.findall(_W + "gridCol") if grid_el is not None else []
         if col < len(cols):
             grid_el.remove(cols[col])
-        for tr in list(_rows(r["table"])):
+        for tr in list(table_rows(r["table"])):
             if not any(c.tag == T_TC for c in tr):
                 tr.getparent().remove(tr)
 

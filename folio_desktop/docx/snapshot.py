@@ -277,8 +277,8 @@ class _Walker:
         table_index = self.table_count
         self.table_count += 1
         outer_index = outer_ctx["outer_table_index"] if outer_ctx else table_index
-        rows = list(_rows(tbl))
-        grid = [_row_cells(tr) for tr in rows]
+        rows = list(table_rows(tbl))
+        grid = [row_cells(tr) for tr in rows]
         for row_index, tr in enumerate(rows):
             trpr = tr.find(T_TRPR)
             if trpr is not None and on_off(trpr.find(_W + "hidden")):
@@ -508,7 +508,7 @@ def _num(value: str):
     return int(value) if value.lstrip("-").isdigit() else value
 
 
-def _rows(tbl):
+def table_rows(tbl):
     """Rows of a table, looking through row-level content controls and customXml."""
     for child in tbl:
         tag = child.tag
@@ -517,12 +517,12 @@ def _rows(tbl):
         elif tag == T_SDT:
             content = child.find(T_SDT_CONTENT)
             if content is not None:
-                yield from _rows(content)
+                yield from table_rows(content)
         elif tag == T_CUSTOM_XML:
-            yield from _rows(child)
+            yield from table_rows(child)
 
 
-def _row_cells(tr):
+def row_cells(tr):
     """[(tc, gridColumnIndex, gridSpan, vMerge)] of a row, through cell-level wrappers."""
     out = []
     col = 0

@@ -445,16 +445,16 @@ class Paginator:
     # -- tables ----------------------------------------------------------------------------------------------
 
     def _place_table(self, tbl):
-        from ..docx.snapshot import _row_cells, _rows
+        from ..docx.snapshot import row_cells, table_rows
 
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
         style = style_el.get(_W + "val") if style_el is not None else None
         grid = [int(c.get(_W + "w", "0") or 0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
-        rows = list(_rows(tbl))
+        rows = list(table_rows(tbl))
         width = self._column.width
         if not grid or sum(grid) <= 0:
-            cols = max((sum(c[2] for c in _row_cells(r)) for r in rows), default=1)
+            cols = max((sum(c[2] for c in row_cells(r)) for r in rows), default=1)
             grid = [width / max(cols, 1)] * max(cols, 1)
         scale = min(1.0, width * 1.2 / sum(grid)) if sum(grid) > width * 1.2 else 1.0
         grid = [g * scale for g in grid]
@@ -541,11 +541,11 @@ class Paginator:
             self._repeat_headers(header_rows, row, indent, borders)
 
     def _measure_row(self, tr, r_index, row_count, grid, style) -> dict:
-        from ..docx.snapshot import _row_cells
+        from ..docx.snapshot import row_cells
 
         cells = []
         height = 0.0
-        cell_list = _row_cells(tr)
+        cell_list = row_cells(tr)
         table_margins = _margins(tr.getparent().find(f"{_W}tblPr/{_W}tblCellMar"), _DEFAULT_MARGINS)
         for tc, col, span, vmerge in cell_list:
             width = sum(grid[col:col + span]) if col < len(grid) else grid[-1]
