@@ -26,7 +26,7 @@ from lxml import etree
 
 from .errors import DocxError
 from .ooxml import W_NS, W_PPR, W_RPR, W_VAL, int_attr, on_off, w
-from .snapshot import row_cells, table_rows, list_membership
+from .snapshot import list_membership, row_cells, table_rows
 from .theme import Theme
 
 if TYPE_CHECKING:
