@@ -248,6 +248,14 @@ class Paginator:
             para = self.measure(element, self._column.width)
             yield from self._place_paragraph(element, para)
 
+    def _ends_page_section(self, element) -> bool:
+        """Whether this paragraph ends a section and the next section starts on a new page: nothing
+        follows it on this page, so keepNext has nothing to keep it with (Word, LibreOffice)."""
+        if element.find(f"{_W}pPr/{_W}sectPr") is None:
+            return False
+        nxt = self.section.index + 1
+        return nxt < len(self.sections) and self.sections[nxt].break_type != "continuous"
+
     def _keep_chain_height(self, element, para: MeasuredParagraph) -> float:
         """Height of a keepNext chain starting here, up to the first two lines of the paragraph after it."""
         height = para.space_before + para.content_height + para.space_after
@@ -261,7 +269,7 @@ class Paginator:
             if el is None or el.tag != T_P:
                 break
             para = self.measure(el, self._column.width)
-            if para.keep_next:
+            if para.keep_next and not self._ends_page_section(el):
                 height += para.space_before + para.content_height + para.space_after
             else:
                 height += para.space_before + sum(line.height for line in para.lines[:2])
@@ -273,7 +281,7 @@ class Paginator:
             block_id = block.id if block is not None else None
         if para.page_break_before and not self._at_top:
             yield from self._next_column_or_page(hard=True)
-        if para.keep_next and not self._at_top:
+        if para.keep_next and not self._at_top and not self._ends_page_section(element):
             chain = self._keep_chain_height(element, para)
             full = self._column.bottom - self._column.top
             if chain > self._room() and chain <= full * 0.9:
@@ -450,7 +458,7 @@ class Paginator:
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
         style = style_el.get(_W + "val") if style_el is not None else None
-        grid = [int(c.get(_W + "w", "0") or 0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
+        grid = [(_number(c.get(_W + "w")) or 0.0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
         rows = list(table_rows(tbl))
         width = self._column.width
         if not grid or sum(grid) <= 0:
@@ -461,8 +469,8 @@ class Paginator:
         indent = 0.0
         if tblpr is not None:
             ind = tblpr.find(_W + "tblInd")
-            if ind is not None and (ind.get(_W + "w") or "").lstrip("-").isdigit():
-                indent = int(ind.get(_W + "w")) * TWIP
+            if ind is not None and _number(ind.get(_W + "w")) is not None:
+                indent = _number(ind.get(_W + "w")) * TWIP
         borders = _has_borders(tbl, style, self.doc)
         header_rows: list = []
         row_count = len(rows)
@@ -564,8 +572,8 @@ class Paginator:
         trpr = tr.find(_W + "trPr")
         if trpr is not None:
             th = trpr.find(_W + "trHeight")
-            if th is not None and (th.get(_W + "val") or "").isdigit():
-                value = int(th.get(_W + "val")) * TWIP
+            if th is not None and _number(th.get(_W + "val")) is not None:
+                value = _number(th.get(_W + "val")) * TWIP
                 height = value if th.get(_W + "hRule") == "exact" else max(height, value)
         return {"cells": cells, "height": max(height, 4.0)}
 
@@ -602,10 +610,19 @@ def _margins(el, base: dict) -> dict:
                         ("right", ("right", "end"))):
         for name in names:
             m = el.find(_W + name)
-            if m is not None and (m.get(_W + "w") or "").lstrip("-").isdigit() and m.get(_W + "type", "dxa") == "dxa":
-                out[side] = int(m.get(_W + "w")) * TWIP
+            value = _number(m.get(_W + "w")) if m is not None else None
+            if value is not None and m.get(_W + "type", "dxa") == "dxa":
+                out[side] = value * TWIP
                 break
     return out
+
+
+def _number(raw: str | None) -> float | None:
+    """A twips attribute; Google Docs writes decimals (w:w="144.0"), which Word and LibreOffice read."""
+    try:
+        return float(raw) if raw is not None else None
+    except ValueError:
+        return None
 
 
 def _cell_paragraphs(tc):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import struct
 
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QRawFont
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF, QRawFont
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class FontBook:
         self._families = {f.lower(): f for f in QFontDatabase.families()}
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
-        self._line_factor: dict[tuple, tuple[float, float]] = {}
+        self._line_factor: dict[tuple, float] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
 
     def family(self, name: str | None) -> str:
@@ -84,33 +84,38 @@ class FontBook:
                 font.setCapitalization(QFont.SmallCaps)
             if spacing_px:
                 font.setLetterSpacing(QFont.AbsoluteSpacing, spacing_px)
+            else:
+                # Qt rounds a font's pixel size to a whole pixel (11 pt at 96 dpi: 15 px, not 14.67),
+                # so every advance is off by up to 1/2 px per em (+2.3% at 11 pt); scaling the
+                # advances back keeps line breaks where Word and LibreOffice put them
+                exact = max(size_pt, 1.0) * 96 / 72
+                used = QFontInfo(font).pixelSize()
+                if used > 0 and abs(used - exact) > 1e-3:
+                    font.setLetterSpacing(QFont.PercentageSpacing, 100.0 * exact / used)
             self._fonts[key] = font
         return font
 
-    def line_height(self, font: QFont, with_gap: bool = True) -> float:
-        """Line height in px from the font's hhea ascender and descender, plus its line gap for
-        single spacing (Qt's own metrics leave the gap out; LibreOffice scales multiples of a
-        line without it)."""
+    def line_height(self, font: QFont) -> float:
+        """Single line height in px from the font's hhea ascender, descender and line gap, as Word
+        and LibreOffice compute it (Qt's own metrics leave the gap out)."""
         key = (font.family(), font.bold(), font.italic())
-        factors = self._line_factor.get(key)
-        if factors is None:
-            factors = _hhea_factors(font)
-            self._line_factor[key] = factors
-        factor = factors[0] if with_gap else factors[1]
+        factor = self._line_factor.get(key)
+        if factor is None:
+            factor = _hhea_factor(font)
+            self._line_factor[key] = factor
         if factor <= 0:
             return QFontMetricsF(font).lineSpacing()
         return factor * font.pointSizeF() * 96 / 72
 
 
-def _hhea_factors(font: QFont) -> tuple[float, float]:
-    """(ascender - descender + lineGap, ascender - descender) per em, or zeros when unreadable."""
+def _hhea_factor(font: QFont) -> float:
+    """(ascender - descender + lineGap) per em, or 0 when the font's tables cannot be read."""
     try:
         raw = QRawFont.fromFont(font)
         hhea = bytes(raw.fontTable("hhea"))
         if len(hhea) < 10 or raw.unitsPerEm() <= 0:
-            return 0.0, 0.0
+            return 0.0
         ascender, descender, gap = struct.unpack(">hhh", hhea[4:10])
-        em = raw.unitsPerEm()
-        return (ascender - descender + gap) / em, (ascender - descender) / em
+        return (ascender - descender + gap) / raw.unitsPerEm()
     except Exception:  # noqa: BLE001 - a font without tables falls back to Qt's metrics
-        return 0.0, 0.0
+        return 0.0
