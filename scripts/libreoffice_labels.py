@@ -23,6 +23,7 @@ from pathlib import Path
 from lxml import etree
 
 DOCS = [
+    "contract_ilpa_model_lpa_whole_of_fund_75p.docx",
     "contract_msdn_eula_legal_numbering.docx",
     "powertools_HC048_dispute_resolution_numbering.docx",
     "docx4j_article_section_isLgl_numbering.docx",

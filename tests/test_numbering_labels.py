@@ -40,6 +40,7 @@ WORD_DIFFERS = {
 def test_fixtures_cover_the_four_contracts():
     names = {json.loads(f.read_text())["source"] for f in FIXTURES}
     assert names == {
+        "contract_ilpa_model_lpa_whole_of_fund_75p.docx",
         "contract_msdn_eula_legal_numbering.docx",
         "powertools_HC048_dispute_resolution_numbering.docx",
         "docx4j_article_section_isLgl_numbering.docx",

@@ -341,14 +341,14 @@ class LabelCounter:
         if num_id not in self._seen_nums:
             self._seen_nums.add(num_id)
             num = numbering.nums[num_id]
-            for lvl_no, start in num.start_overrides.items():
-                if 0 <= lvl_no < MAX_LEVELS:
-                    starts[lvl_no] = start
-                    counters[lvl_no] = None
-            for lvl_no, lvl in num.level_overrides.items():
-                if 0 <= lvl_no < MAX_LEVELS and lvl_no not in num.start_overrides:
-                    starts[lvl_no] = lvl.start
-                    counters[lvl_no] = None
+            # an instance's start override restarts the level it is first used at; the levels above
+            # keep counting and the shared definition's own start values are left alone (a "(a)"
+            # list restarted inside clause 1.1 neither renumbers clause 1.1 nor later lists)
+            override = num.start_overrides.get(ilvl)
+            if override is None and ilvl in num.level_overrides:
+                override = num.level_overrides[ilvl].start
+            if override is not None:
+                counters[ilvl] = override - 1
         current = counters[ilvl]
         counters[ilvl] = starts[ilvl] if current is None else current + 1
         for deeper in range(ilvl + 1, MAX_LEVELS):
