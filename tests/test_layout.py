@@ -171,3 +171,9 @@ def test_incremental_relayout_after_an_edit(qapp):
         [fresh.page_text(n) for n in range(1, fresh.page_count + 1)]
     new_block = next(b for b in rev.snapshot().blocks if b.text.startswith("A new clause the lawyer added."))
     assert lay.page_of(new_block.id) in (page, page + 1)
+
+
+def test_cell_shading_is_laid_out(layout_of):
+    _, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
+    fills = {color for page in lay.pages for _rect, color in page.fills}
+    assert "#1E293B" in fills  # the dark table header the document shades

@@ -567,7 +567,7 @@ class Paginator:
                     paras.append((p, m))
                     h += m.space_before + m.content_height + m.space_after
             cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,
-                          "margins": margins})
+                          "margins": margins, "fill": _cell_fill(tc)})
             height = max(height, h)
         trpr = tr.find(_W + "trPr")
         if trpr is not None:
@@ -592,6 +592,8 @@ class Paginator:
                 for k in range(len(m.lines)):
                     self._take_notes(m, k)
                 y = frag.bottom + m.space_after
+            if cell.get("fill"):
+                page.fills.append((QRectF(x0 + cell["x"], y0, cell["width"], row["height"]), cell["fill"]))
             if borders:
                 page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
         self._y = y0 + row["height"]
@@ -623,6 +625,15 @@ def _number(raw: str | None) -> float | None:
         return float(raw) if raw is not None else None
     except ValueError:
         return None
+
+
+def _cell_fill(tc) -> str | None:
+    """The cell's w:shd fill as "#RRGGBB" (None for none, auto or white)."""
+    shd = tc.find(f"{_W}tcPr/{_W}shd")
+    fill = shd.get(_W + "fill") if shd is not None else None
+    if not fill or fill.lower() in ("auto", "ffffff") or len(fill) != 6:
+        return None
+    return "#" + fill.upper()
 
 
 def _cell_paragraphs(tc):

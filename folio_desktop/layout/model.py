@@ -64,6 +64,7 @@ class Page:
     fragments: list[Fragment] = field(default_factory=list)
     rules: list[QRectF] = field(default_factory=list)  # table borders and the footnote separator
     change_bars: list[QRectF] = field(default_factory=list)
+    fills: list[tuple[QRectF, str]] = field(default_factory=list)  # table cell shading: (rect, "#RRGGBB")
 
     def body_fragments(self) -> list[Fragment]:
         return [f for f in self.fragments if f.story == "main"]

@@ -40,6 +40,8 @@ def paint_page(painter: QPainter, page: Page, target: QRectF, zoom: float, marks
         painter.translate(target.topLeft())
         painter.scale(zoom, zoom)
         painter.setClipRect(QRectF(0, 0, page.width, page.height))
+        for rect, color in page.fills:  # cell shading goes under the text and the rules
+            painter.fillRect(rect, QColor(color))
         _rules(painter, page)
         for frag in page.fragments:
             frag.draw(painter)
