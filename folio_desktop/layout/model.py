@@ -52,7 +52,32 @@ class Fragment:
         layout = self.para.layout
         origin = QPointF(self.x + self.para.x, self.y)
         for i in range(self.first_line, self.last_line + 1):
-            layout.lineAt(i).draw(painter, origin)
+            line = layout.lineAt(i)
+            line.draw(painter, origin)
+            if self.para.leaders:
+                self._draw_leaders(painter, line, origin)
+
+    def _draw_leaders(self, painter: QPainter, line, origin: QPointF) -> None:
+        """Dots (or dashes, underscores) across a tab gap that ends at a leader tab stop."""
+        text = self.para.text
+        start, end = line.textStart(), line.textStart() + line.textLength()
+        for pos in range(start, end):
+            if text[pos] != "\t":
+                continue
+            x1, x2 = line.cursorToX(pos)[0], line.cursorToX(pos + 1)[0]
+            # the tab jumps to the first stop past its start (a right tab's text ends at the stop)
+            kind = next((k for stop, k in sorted(self.para.leaders) if stop > x1 + 1.0), None)
+            if kind is None or x2 - x1 < 6:
+                continue
+            char = {"dot": ".", "middleDot": "\u00b7", "hyphen": "-", "underscore": "_", "heavy": "_"}[kind]
+            fm = painter.fontMetrics()
+            step = max(fm.horizontalAdvance(char), 3.0)
+            y = origin.y() + line.y() + line.ascent()
+            x = origin.x() + x1 + step
+            stop_x = origin.x() + x2 - step
+            while x < stop_x:
+                painter.drawText(QPointF(x, y), char)
+                x += step
 
 
 @dataclass

@@ -69,6 +69,7 @@ class MeasuredParagraph:
     note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
     objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
     floating: list[tuple[float, float]] = field(default_factory=list)  # anchored drawings (w, h), reported
+    leaders: list[tuple[float, str]] = field(default_factory=list)  # tab stops with leaders: (x, kind)
     keep_next: bool = False
     keep_lines: bool = False
     widow_control: bool = True
@@ -292,6 +293,7 @@ class ParagraphMeasurer:
             option.setTextDirection(Qt.RightToLeft)
         tabs = []
         left = para.indent_left * TWIP
+        leaders: list[tuple[float, str]] = []
         for stop in para.tabs:
             if stop.kind in ("clear", "bar"):
                 continue
@@ -300,11 +302,21 @@ class ParagraphMeasurer:
             pos = stop.position * TWIP - left
             tab = QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal" else QTextOption.Tab(pos, tab_type)
             tabs.append(tab)
+            if stop.leader in ("dot", "hyphen", "underscore", "middleDot", "heavy"):
+                leaders.append((pos, stop.leader))
         if para.first_line < 0:
             # a hanging indent is an implicit tab stop (for a list label or typed "A.<tab>")
             hang = QTextOption.Tab(0.0, QTextOption.LeftTab)
             tabs.append(hang)
-        tabs = sorted((t for t in tabs if t.position >= min(para.first_line * TWIP, 0.0)), key=lambda t: t.position)
+        # Qt measures tab stops from the start of each line; a hanging first line starts left of
+        # the indent, so in entries laid out against a right-aligned stop (tables of contents) the
+        # stops shift by the hang. Plain hanging lists keep Qt's reading: measured against
+        # LibreOffice over the corpus it breaks their lines the same way (MSDN EULA: 14/14 page
+        # starts with it, 5/14 with the shift), which is not yet understood.
+        aligned = any(t.type in (QTextOption.RightTab, QTextOption.CenterTab) for t in tabs)
+        hang_px = -para.first_line * TWIP if para.first_line < 0 and aligned else 0.0
+        tabs = sorted((QTextOption.Tab(t.position + hang_px, t.type, t.delimiter) for t in tabs
+                       if t.position + hang_px >= 0), key=lambda t: t.position)
         if tabs:
             option.setTabs(tabs)
         option.setTabStopDistance(max(self.formatter.default_tab_stop * TWIP, 8.0))
@@ -368,7 +380,7 @@ class ParagraphMeasurer:
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
             widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
-            page_break_after=break_after, objects=objects, floating=floating,
+            page_break_after=break_after, objects=objects, floating=floating, leaders=leaders,
             contextual_key=para.style_id if para.contextual_spacing else None,
         )
 
