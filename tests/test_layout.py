@@ -177,3 +177,15 @@ def test_cell_shading_is_laid_out(layout_of):
     _, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
     fills = {color for page in lay.pages for _rect, color in page.fills}
     assert "#1E293B" in fills  # the dark table header the document shades
+
+
+def test_moves_and_formatting_changes_are_marked(layout_of):
+    _, lay = layout_of("pandoc_track_changes_move_macword.docx")
+    spans = [(f, s) for p in lay.pages for f in p.fragments for s in f.para.spans if s.moved]
+    assert {s.kind for _f, s in spans} == {"inserted", "deleted"}
+    frag, span = spans[0]
+    color = next(fr.format.foreground().color().name() for fr in frag.para.layout.formats()
+                 if fr.start <= span.start < fr.start + fr.length)
+    assert color == "#2e7d32"
+    _, lay = layout_of("adeu_word_rprchange_comments.docx")
+    assert any(s.kind == "formatted" for p in lay.pages for f in p.fragments for s in f.para.spans)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextLayout, QTextOpti
 from ..docx import inline
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 TWIP = 1 / 15  # px per twip at 96 dpi
 EMU = 1 / 9525  # px per EMU at 96 dpi
 OBJECT_CHAR = "\ufffc"
@@ -25,6 +26,7 @@ HIGHLIGHTS = {"yellow": "#ffff00", "green": "#00ff00", "cyan": "#00ffff", "magen
               "darkMagenta": "#800080", "darkRed": "#800000", "darkYellow": "#808000", "darkGray": "#808080",
               "lightGray": "#c0c0c0", "black": "#000000", "white": "#ffffff"}
 COMMENT_BACKGROUND = "#fff1b8"
+MOVE_COLOR = "2e7d32"  # moves are green, as Word marks them
 
 
 def author_color(author: str | None, palette: dict[str, str]) -> str:
@@ -40,9 +42,10 @@ class Span:
 
     start: int
     end: int
-    kind: str  # text | inserted | deleted | label | note
+    kind: str  # text | inserted | deleted | formatted | label | note | object
     author: str | None = None
     comment: bool = False
+    moved: bool = False
 
 
 @dataclass
@@ -105,8 +108,9 @@ class ParagraphMeasurer:
 
     # -- text ---------------------------------------------------------------------------------
 
-    def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool) -> QTextCharFormat:
-        key = (fmt, span_kind, author, comment)
+    def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool,
+                     moved: bool = False) -> QTextCharFormat:
+        key = (fmt, span_kind, author, comment, moved)
         cached = self._formats.get(key)
         if cached is not None:
             return cached
@@ -118,11 +122,16 @@ class ParagraphMeasurer:
                                    fmt.spacing_twips * TWIP))
         color = fmt.color
         if span_kind in ("inserted", "deleted") and self.show_markup:
-            color = author_color(author, self.author_colors).lstrip("#")
+            color = MOVE_COLOR if moved else author_color(author, self.author_colors).lstrip("#")
         if color:
             cf.setForeground(QColor("#" + color))
         if fmt.underline or (span_kind == "inserted" and self.show_markup):
             cf.setFontUnderline(True)
+            if moved and span_kind == "inserted":
+                cf.setUnderlineStyle(QTextCharFormat.DashUnderline)
+        if span_kind == "formatted" and self.show_markup:  # a pending formatting change
+            cf.setUnderlineStyle(QTextCharFormat.DotLine)
+            cf.setUnderlineColor(QColor(author_color(author, self.author_colors)))
         if fmt.strike or fmt.double_strike or (span_kind == "deleted" and self.show_markup):
             cf.setFontStrikeOut(True)
         if fmt.vert_align == "superscript":
@@ -215,12 +224,16 @@ class ParagraphMeasurer:
 
                 fmt = replace(fmt, vert_align="superscript")
             span_kind = "deleted" if deleted else ("inserted" if piece.ins is not None else "text")
-            author = (piece.dele if deleted else piece.ins)
-            author = author.get("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}author") \
-                if author is not None else None
+            mark = piece.dele if deleted else piece.ins
+            moved = mark is not None and mark.tag.endswith(("}moveFrom", "}moveTo"))
+            if span_kind == "text" and run is not None:
+                change = run.find(f"{_W}rPr/{_W}rPrChange")
+                if change is not None:
+                    span_kind, mark = "formatted", change
+            author = mark.get(_W + "author") if mark is not None else None
             comment = bool(active_comments)
-            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment)))
-            spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment))
+            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment, moved))
             parts.append(text)
             if deleted:
                 accepted.extend([-1] * len(text))

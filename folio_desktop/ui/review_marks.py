@@ -25,7 +25,8 @@ BAR_OFFSET = 18.0  # layout px left of the body text
 BAR_WIDTH = 2.0
 BALLOON_OFFSET = 12.0  # layout px right of the body text
 BALLOON_SIZE = 18.0
-CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",)}
+CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",), "formatted": ("formatting",)}
+MARKED = ("inserted", "deleted", "formatted")
 
 
 @dataclass
@@ -78,10 +79,10 @@ def text_edges(page: Page) -> tuple[float, float]:
 
 
 def change_bars(page: Page, left: float) -> list[tuple[QRectF, QColor]]:
-    """A bar in the left margin beside every line holding an inserted or deleted span."""
+    """A bar in the left margin beside every line holding an inserted, deleted or reformatted span."""
     out = []
     for frag in page.body_fragments():
-        groups = span_groups(frag.para, ("inserted", "deleted"))
+        groups = span_groups(frag.para, MARKED)
         if not groups:
             continue
         for k in range(frag.first_line, frag.last_line + 1):
@@ -155,7 +156,7 @@ class ReviewIndex:
 
     def change_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
         """(change id, display range of its span group) of the tracked change drawn at `offset`."""
-        groups = span_groups(frag.para, ("inserted", "deleted"))
+        groups = span_groups(frag.para, MARKED)
         hit = next((g for g in groups if g[0] <= offset < g[1]), None)
         if hit is None or not frag.block_id:
             return None
