@@ -121,6 +121,16 @@ def words(text: str) -> list[str]:
 
 
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+_R = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff"
+_RUN_EDGE = re.compile(rf"(?<=\d)(?=[^\d\s])|(?<=[^\d\s])(?=\d)|(?<=[{_R}])(?=[^{_R}\s])|(?<=[^{_R}\s])(?=[{_R}])")
+
+
+def split_words(text: str) -> list[str]:
+    """words() with punctuation, symbols and the edges of digit and right-to-left runs as separators:
+    pdftotext, when it reorders a right-to-left run, can drop the space at the run's edge
+    ("ועריכה:עברית", "متعددة12", "USAמפנה")."""
+    text = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in unicodedata.normalize("NFKC", text))
+    return words(_RUN_EDGE.sub(" ", text))
 
 
 def same_start(lo_text: str, our_text: str) -> bool:
@@ -131,7 +141,11 @@ def same_start(lo_text: str, our_text: str) -> bool:
     if k and (_RTL.search(lo_text) or _RTL.search(our_text)):
         # pdftotext writes right-to-left runs in visual order and we report logical order: on a
         # page with Hebrew or Arabic the first words must be the same words, in any order
-        return sorted(b[:k]) == sorted(a[:k]) or set(b[:k]) <= set(a[:2 * k])
+        if sorted(b[:k]) == sorted(a[:k]) or set(b[:k]) <= set(a[:2 * k]):
+            return True
+        a, b = split_words(lo_text), split_words(our_text)
+        k = min(START_WORDS, len(a), len(b))
+        return k > 0 and (sorted(b[:k]) == sorted(a[:k]) or set(b[:k]) <= set(a[:2 * k]))
     return False
 
 

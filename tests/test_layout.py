@@ -22,7 +22,8 @@ MATCHING = ["unusual/docx2python_invalid_tag_name.docx", "contract_commonpaper_p
             "powertools_RA001_tracked_revisions_moves.docx", "pythondocx_section_props_multi_section.docx",
             "eigenpal_docxjs_editor_demo.docx", "folio/contract-stella-style.docx",
             "folio/performance-1500-paragraphs.docx", "folio/word-hyphenation-hanging.docx",
-            "docling_word_tables_merged_cells.docx", "folio/performance-long-split-table.docx"]
+            "docling_word_tables_merged_cells.docx", "folio/performance-long-split-table.docx",
+            "contract_docx4j_individual_cla_libreoffice.docx", "powertools_HC012_hebrew_rtl_numbering.docx"]
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +190,48 @@ def test_moves_and_formatting_changes_are_marked(layout_of):
     assert color == "#2e7d32"
     _, lay = layout_of("adeu_word_rprchange_comments.docx")
     assert any(s.kind == "formatted" for p in lay.pages for f in p.fragments for s in f.para.spans)
+
+
+def _spacing_doc(tmp_path, html_auto_spacing: bool):
+    """Four Normal-style paragraphs: two plain ones with 10 pt before and after, then two items of
+    one list with HTML auto spacing before and after."""
+    import docx
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+    from docx.shared import Pt
+
+    d = docx.Document()
+    for text in ("First paragraph.", "Second paragraph."):
+        p = d.add_paragraph(text)
+        p.paragraph_format.space_before = Pt(10)
+        p.paragraph_format.space_after = Pt(10)
+    for text in ("Item one.", "Item two."):
+        p = d.add_paragraph(text, style="List Number")  # numbered through its style
+        ppr = p._p.get_or_add_pPr()
+        ppr.append(parse_xml(f'<w:spacing {nsdecls("w")} w:beforeAutospacing="1" w:afterAutospacing="1"/>'))
+        ppr.append(parse_xml(f'<w:contextualSpacing {nsdecls("w")} w:val="0"/>'))  # not what removes it
+    if not html_auto_spacing:
+        compat = d.settings.element.find(docx.oxml.ns.qn("w:compat"))
+        if compat is None:
+            compat = parse_xml(f'<w:compat {nsdecls("w")}/>')
+            d.settings.element.append(compat)
+        compat.append(parse_xml(f'<w:doNotUseHTMLParagraphAutoSpacing {nsdecls("w")}/>'))
+    path = tmp_path / f"spacing_{html_auto_spacing}.docx"
+    d.save(path)
+    return path
+
+
+@pytest.mark.parametrize("html_auto_spacing", [True, False])
+def test_paragraph_spacing_collapses_with_html_auto_spacing(qapp, tmp_path, html_auto_spacing):
+    from folio_desktop.layout import layout_document
+
+    rev = DocxReviewer.open(_spacing_doc(tmp_path, html_auto_spacing))
+    lay = layout_document(rev.document)
+    frags = sorted(lay.pages[0].body_fragments(), key=lambda f: f.top)
+    assert [f.para.text.split("\t")[-1] for f in frags][:2] == ["First paragraph.", "Second paragraph."]
+    gap = frags[1].top - frags[0].bottom
+    # 10 pt after + 10 pt before: the larger one (Word's HTML paragraph auto spacing), or their sum
+    assert gap == pytest.approx((10 if html_auto_spacing else 20) * 96 / 72, abs=0.5)
+    items = [f for f in frags if "Item" in f.para.text]
+    assert items[0].para.list_key is not None and items[0].para.list_key == items[1].para.list_key
+    assert items[1].top - items[0].bottom == pytest.approx(0.0, abs=0.5)  # no auto spacing inside a list

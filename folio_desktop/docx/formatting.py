@@ -127,6 +127,7 @@ class ParagraphFormat:
     mark: RunFormat
     number_format: RunFormat | None
     number_suffix: str
+    num_id: str | None = None  # the list (w:numId) whose label the paragraph shows
 
 
 # -- parsing property elements into partial dicts ----------------------------------------------------
@@ -584,6 +585,7 @@ class Formatter:
             mark=mark,
             number_format=number_format,
             number_suffix=suffix,
+            num_id=num_id if level is not None else None,
         )
 
     def _paragraph_style_ppr(self, style_id: str | None) -> dict:

@@ -188,4 +188,21 @@ def even_and_odd_headers(doc: Document) -> bool:
     return on_off(settings.find(_W + "evenAndOddHeaders"))
 
 
-__all__ = ["HeaderFooterRefs", "Section", "even_and_odd_headers", "parse_section", "read_sections"]
+def collapses_paragraph_spacing(doc: Document) -> bool:
+    """Whether the space between two paragraphs is the larger of the first's space after and the
+    second's space before rather than their sum: Word's HTML paragraph auto spacing, on unless
+    settings.xml has w:compat/w:doNotUseHTMLParagraphAutoSpacing (LibreOffice: ParaSpaceMax off)."""
+    part = doc.related_part("settings")
+    if part is None:
+        return True
+    try:
+        settings = doc.package.xml(part)
+    except (DocxError, KeyError):
+        return True
+    compat = settings.find(_W + "compat")
+    flag = compat.find(_W + "doNotUseHTMLParagraphAutoSpacing") if compat is not None else None
+    return flag is None or not on_off(flag)
+
+
+__all__ = ["HeaderFooterRefs", "Section", "collapses_paragraph_spacing", "even_and_odd_headers", "parse_section",
+           "read_sections"]

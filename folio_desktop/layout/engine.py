@@ -17,7 +17,7 @@ from PySide6.QtCore import QRectF
 
 from ..docx.formatting import Formatter
 from ..docx.ooxml import W_NS, on_off
-from ..docx.sections import even_and_odd_headers, read_sections
+from ..docx.sections import collapses_paragraph_spacing, even_and_odd_headers, read_sections
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
 from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
@@ -45,6 +45,7 @@ class Paginator:
         self.snapshot = doc.snapshot()
         self.sections = read_sections(doc)
         self.even_odd = even_and_odd_headers(doc)
+        self.collapse_spacing = collapses_paragraph_spacing(doc)
         self._measured: dict = {}
         self.note_numbers = self._number_notes()
         self._note_cache: dict = {}
@@ -231,10 +232,32 @@ class Paginator:
     def _space_before(self, para: MeasuredParagraph) -> float:
         prev = self._prev_para
         if prev is not None and para.contextual_key is not None and prev.contextual_key == para.contextual_key:
-            return 0.0
+            # no space between paragraphs of one style: the previous one's space after (already added) goes too
+            return 0.0 if self._at_top else -prev.space_after
         if self._at_top and self._flowed:
             return 0.0  # Word drops space before at the top of a page the text flowed onto
+        if para.auto_before and self._at_top and self._page.number == 1 and not self._page.fragments_body():
+            return 0.0  # auto spacing adds nothing above the document's first paragraph
+        if prev is not None and not self._at_top:
+            after, before = prev.space_after, para.space_before
+            if para.list_key is not None and prev.list_key == para.list_key:
+                # auto spacing is not added between the items of a list (Word, LibreOffice)
+                before = 0.0 if para.auto_before else before
+                if prev.auto_after:  # already added: take it back
+                    return self._gap(0.0, before) - after
+            return self._gap(after, before)
         return para.space_before
+
+    def _cell_gap(self, after: float | None, para: MeasuredParagraph) -> float:
+        """Space before a paragraph in a table cell, after the previous one's space after (None: the first)."""
+        if after is None:
+            return 0.0 if para.auto_before else para.space_before  # no auto spacing at the top of a cell
+        return self._gap(after, para.space_before)
+
+    def _gap(self, after: float, before: float) -> float:
+        """Space to add before a paragraph whose predecessor's space after (already added) is after:
+        with HTML paragraph auto spacing the larger of the two is the gap, not their sum."""
+        return max(before - after, 0.0) if self.collapse_spacing else before
 
     def _space_after(self, para: MeasuredParagraph, nxt: MeasuredParagraph | None) -> float:
         if nxt is not None and para.contextual_key is not None and nxt.contextual_key == para.contextual_key:
@@ -511,12 +534,13 @@ class Paginator:
                 y = y0 + margins["top"]
                 limit = y0 + room - margins["bottom"]
                 rest = []
+                after = None
                 for p, m, start in queue:
                     if rest or y >= limit:
                         rest.append((p, m, start))
                         continue
                     if start == 0:
-                        y += m.space_before
+                        y += self._cell_gap(after, m)
                     end = start
                     while end < len(m.lines) and y + m.lines[end].height <= limit + 0.01:
                         y += m.lines[end].height
@@ -534,6 +558,7 @@ class Paginator:
                         rest.append((p, m, end))
                     else:
                         y += m.space_after
+                        after = m.space_after
                 used = max(used, y - y0 + margins["bottom"])
                 queue[:] = rest
                 remaining |= bool(rest)
@@ -562,10 +587,13 @@ class Paginator:
             paras = []
             h = margins["top"] + margins["bottom"]
             if vmerge != "continue":
+                after = None
                 for p in _cell_paragraphs(tc):
                     m = self.measure(p, content_w, style)  # the formatter finds the cell position itself
                     paras.append((p, m))
-                    h += m.space_before + m.content_height + m.space_after
+                    before = self._cell_gap(after, m)
+                    h += before + m.content_height + m.space_after
+                    after = m.space_after
             cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,
                           "margins": margins, "fill": _cell_fill(tc)})
             height = max(height, h)
@@ -583,9 +611,11 @@ class Paginator:
         page = self._page
         for cell in row["cells"]:
             y = y0 + cell["margins"]["top"]
+            after = None
             for p, m in cell["paras"]:
                 block = self.snapshot.block_of_paragraph.get(p)
-                y += m.space_before
+                y += self._cell_gap(after, m)
+                after = m.space_after
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
                                 x0 + cell["x"] + cell["margins"]["left"], y - m.lines[0].y, p)
                 page.fragments.append(frag)

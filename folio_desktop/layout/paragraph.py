@@ -79,6 +79,9 @@ class MeasuredParagraph:
     page_break_before: bool = False
     page_break_after: bool = False  # a page break was the paragraph's last content
     contextual_key: str | None = None  # style id when contextual spacing applies
+    list_key: str | None = None  # numId of a numbered paragraph
+    auto_before: bool = False  # space before / after is HTML auto spacing
+    auto_after: bool = False
 
     @property
     def content_height(self) -> float:
@@ -395,6 +398,7 @@ class ParagraphMeasurer:
             widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
             page_break_after=break_after, objects=objects, floating=floating, leaders=leaders,
             contextual_key=para.style_id if para.contextual_spacing else None,
+            list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
         )
 
 
