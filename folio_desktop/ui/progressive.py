@@ -7,6 +7,7 @@ can still overrun the budget.
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 
@@ -40,6 +41,10 @@ class ProgressiveLayout(QObject):
 
     def start(self, doc) -> None:
         self.cancel()
+        # the opened document is long-lived: move it out of the collector's young generations so a
+        # full collection never lands inside a layout slice (it cost up to ~80 ms on 500 pages)
+        gc.collect()
+        gc.freeze()
         self._doc = doc
         self._pass = 1
         self._pages: list = []
