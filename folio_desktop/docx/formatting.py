@@ -53,6 +53,7 @@ _ON_OFF_PPR = {
     "pageBreakBefore": "page_break_before",
     "widowControl": "widow",
     "bidi": "bidi",
+    "snapToGrid": "snap_to_grid",
 }
 _JC = {
     "left": "left", "start": "left", "right": "right", "end": "right", "center": "center",
@@ -128,6 +129,7 @@ class ParagraphFormat:
     number_format: RunFormat | None
     number_suffix: str
     num_id: str | None = None  # the list (w:numId) whose label the paragraph shows
+    snap_to_grid: bool = True  # lines follow the section's document grid (w:snapToGrid, on by default)
 
 
 # -- parsing property elements into partial dicts ----------------------------------------------------
@@ -586,6 +588,7 @@ class Formatter:
             number_format=number_format,
             number_suffix=suffix,
             num_id=num_id if level is not None else None,
+            snap_to_grid=props.get("snap_to_grid", True),
         )
 
     def _paragraph_style_ppr(self, style_id: str | None) -> dict:

@@ -56,6 +56,7 @@ class Section:
     footers: HeaderFooterRefs
     page_number_start: int | None
     page_number_format: str | None
+    grid_pitch: int | None = None  # twips: w:docGrid of type lines / linesAndChars (line grid)
     elements: list = field(default_factory=list, repr=False)
 
 
@@ -99,6 +100,10 @@ def parse_section(sect: etree._Element | None, index: int, previous: Section | N
     kind = kind_el.get(W_VAL) if kind_el is not None else None
     num_type = sect.find(_W + "pgNumType")
     start = int_attr(num_type, _W + "start") if num_type is not None else None
+    grid = sect.find(_W + "docGrid")
+    pitch = None
+    if grid is not None and grid.get(_W + "type") in ("lines", "linesAndChars", "snapToChars"):
+        pitch = _length(grid, "linePitch", 0, positive=True) or None
     return Section(
         index=index,
         page_width=width,
@@ -120,6 +125,7 @@ def parse_section(sect: etree._Element | None, index: int, previous: Section | N
         footers=_refs(sect, "footerReference", previous.footers if previous else None),
         page_number_start=start,
         page_number_format=num_type.get(_W + "fmt") if num_type is not None else None,
+        grid_pitch=pitch,
     )
 
 

@@ -56,12 +56,15 @@ class Paginator:
 
     def measure(self, p, width: float, table_style=None, cell=None, story="main", block=None) -> MeasuredParagraph:
         # keyed by the element itself (identity), so a removed paragraph's id can never be reused
-        key = (p, round(width, 1), table_style, cell)
+        # body text follows the section's line grid; notes (and headers) do not
+        pitch = self.section.grid_pitch if story == "main" and getattr(self, "section", None) else None
+        grid = pitch * TWIP if pitch else 0.0
+        key = (p, round(width, 1), table_style, cell, grid)
         cached = self._measured.get(key)
         if cached is None:
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
-            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers)
+            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid)
             self._measured[key] = cached
         return cached
 

@@ -6,6 +6,7 @@ Units are pixels at 96 dpi (a twip is 1/15 px), as in the spec's page geometry.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -274,8 +275,11 @@ class ParagraphMeasurer:
     # -- shaping --------------------------------------------------------------------------------
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
-                note_numbers: dict | None = None) -> MeasuredParagraph:
+                note_numbers: dict | None = None, grid: float = 0.0) -> MeasuredParagraph:
+        """grid: the section's line pitch in px when it has a line grid and p is body text."""
         para = self.formatter.paragraph(p, table_style, cell_position)
+        if not para.snap_to_grid:
+            grid = 0.0
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
         objects, floating = self._last_objects
@@ -378,7 +382,7 @@ class ParagraphMeasurer:
                 natural = max(natural, max(pictures) + natural * 0.2)
             if not line.textLength():
                 natural = mark_metrics
-            height = _line_height(natural, para)
+            height = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
             start = line.textStart()
             lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
                               page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
@@ -389,7 +393,8 @@ class ParagraphMeasurer:
             index += 1
         layout.endLayout()
         if not lines:
-            lines.append(Line(0.0, _line_height(mark_metrics, para), mark_metrics * 0.8, 0, 0))
+            height = _grid_height(mark_metrics, para, grid) if grid else _line_height(mark_metrics, para)
+            lines.append(Line(0.0, height, mark_metrics * 0.8, 0, 0))
         before = para.space_before * TWIP if not para.before_autospacing else 14 * 96 / 72
         after = para.space_after * TWIP if not para.after_autospacing else 14 * 96 / 72
         return MeasuredParagraph(
@@ -430,6 +435,16 @@ def _line_height(natural: float, para) -> float:
     if rule == "atLeast":
         return max(natural, para.line * TWIP)
     return natural * (para.line / 240.0 if para.line > 0 else 1.0)
+
+
+def _grid_height(natural: float, para, pitch: float) -> float:
+    """A line on a document line grid (LibreOffice, as Word): the smallest whole number of grid
+    lines that holds it; exact and at-least spacing are ignored, and a multiple of more than one
+    then scales it (measured in LibreOffice 7.4: first lines too)."""
+    height = max(math.ceil(natural / pitch - 1e-6), 1) * pitch
+    if para.line_rule == "auto" and para.line > 240:
+        height *= para.line / 240.0
+    return height
 
 
 def _shown_label(block) -> str | None:
