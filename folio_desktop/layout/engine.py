@@ -510,7 +510,8 @@ class Paginator:
             height = measured_row["height"]
             full = self._column.bottom - self._column.top
             cant_split = trpr is not None and on_off(trpr.find(_W + "cantSplit"))
-            if height > self._room() + 0.01 and not self._at_top and (height <= full or cant_split):
+            # a row that may split breaks across the page where it is (Word, LibreOffice); one that may not moves
+            if height > self._room() + 0.01 and not self._at_top and cant_split:
                 yield from self._next_column_or_page()
                 self._repeat_headers(header_rows, measured_row, indent, borders)
             if height > self._room() + 0.01 and not (cant_split and height <= full):
@@ -597,8 +598,10 @@ class Paginator:
                     before = self._cell_gap(after, m)
                     h += before + m.content_height + m.space_after
                     after = m.space_after
+            valign = tc.find(f"{_W}tcPr/{_W}vAlign")
             cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,
-                          "margins": margins, "fill": _cell_fill(tc)})
+                          "margins": margins, "fill": _cell_fill(tc), "content": h,
+                          "valign": valign.get(_W + "val") if valign is not None else None})
             height = max(height, h)
         trpr = tr.find(_W + "trPr")
         if trpr is not None:
@@ -614,6 +617,9 @@ class Paginator:
         page = self._page
         for cell in row["cells"]:
             y = y0 + cell["margins"]["top"]
+            # a vertically merged cell spans rows not measured yet: it stays at the top
+            spare = max(row["height"] - cell["content"], 0.0) if not cell["vmerge"] else 0.0
+            y += {"center": spare / 2, "bottom": spare}.get(cell["valign"], 0.0)  # w:vAlign
             after = None
             for p, m in cell["paras"]:
                 block = self.snapshot.block_of_paragraph.get(p)
