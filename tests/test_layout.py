@@ -245,3 +245,13 @@ def test_line_grid_snaps_body_lines_to_the_pitch(layout_of):
     heights = {round(line.height / pitch, 3) for page in lay.pages[:3] for frag in page.fragments
                if frag.story == "main" for line in frag.para.lines[frag.first_line:frag.last_line + 1]}
     assert heights and all(h == int(h) for h in heights)
+
+
+def test_first_page_header_after_a_blank_parity_page(layout_of):
+    _, lay = layout_of("pandoc_0_level_headers_toc_sections.docx")
+    assert lay.pages[1].text(include_headers=True).strip() == ""  # the blank page before an odd-page section
+    headers = [f for f in lay.pages[2].fragments if f.story.startswith("header")]
+    # the section's first-page header (titlePg), not its running "CONTENTS (Continued)" one
+    assert headers and "Continued" not in " ".join(f.text() for f in headers)
+    section = lay.paginator.sections[lay.pages[2].section]
+    assert section.title_page and headers[0].story == f"header:{section.headers.first}"

@@ -194,8 +194,11 @@ class Paginator:
         self._set_columns(keep_y=False)
 
     def _blank_page(self, number: int) -> Page:
+        """The empty page Word adds before an odd- or even-page section: it belongs to the section
+        before, so the new section's first page is still its first (titlePg headers)."""
         s = self.section
-        return Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index)
+        previous = self.pages[-1].section if self.pages else s.index
+        return Page(number, s.page_width * TWIP, s.page_height * TWIP, previous)
 
     def _set_columns(self, keep_y: bool) -> None:
         s = self.section
