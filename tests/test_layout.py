@@ -255,3 +255,16 @@ def test_first_page_header_after_a_blank_parity_page(layout_of):
     assert headers and "Continued" not in " ".join(f.text() for f in headers)
     section = lay.paginator.sections[lay.pages[2].section]
     assert section.title_page and headers[0].story == f"header:{section.headers.first}"
+
+
+def test_keep_with_next_counts_a_whole_keep_lines_paragraph(layout_of):
+    """wgig paragraph 43 keeps with the boxed definition after it, which cannot be split: both move
+    to the next page together, as LibreOffice and Word lay them out."""
+    rev, lay = layout_of("wgig_background_report_78p_footnotes.docx")
+    blocks = rev.snapshot().content_blocks
+    i = next(k for k, b in enumerate(blocks) if b.text.startswith("43."))
+    frags = lay.fragments_of(blocks[i].id)
+    assert frags[0][1].para.keep_next
+    following = blocks[i + 1]
+    assert lay.fragments_of(following.id)[0][1].para.keep_lines
+    assert lay.page_of(blocks[i].id) == lay.page_of(following.id)

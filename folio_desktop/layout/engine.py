@@ -301,7 +301,11 @@ class Paginator:
             if para.keep_next and not self._ends_page_section(el):
                 height += para.space_before + para.content_height + para.space_after
             else:
-                height += para.space_before + sum(line.height for line in para.lines[:2])
+                # the chain ends with the lines that must open this paragraph's page: all of them
+                # when keepLines (or widow control leaves no 2 + 1 split), else its first two
+                whole = para.keep_lines or (para.widow_control and len(para.lines) <= 3)
+                head = para.lines if whole else para.lines[:2]
+                height += para.space_before + sum(line.height for line in head)
         return height
 
     def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None):
