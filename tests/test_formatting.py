@@ -360,6 +360,21 @@ def test_level_indent_precedence_depends_on_where_the_numbering_comes_from():
     assert (off.indent_left, off.first_line, off.number_format) == (720, 0, None)
 
 
+def test_a_direct_list_from_another_definition_keeps_the_numbered_styles_indents():
+    """ILPA's clause (b) under "Gross Asset Value": style Article5L6 (numbered through its basedOn chain
+    by numId 46, abstract 28, with w:ind left=900 on Article5L3) and a direct numPr into numId 50
+    (abstract 41, level 7: left=0, firstLine=2880) plus a direct firstLine=720. LibreOffice's PDF
+    puts the label at 81 pt and the later lines at 45 pt past the margin: the style chain's left
+    indent survives because the paragraph's list is not its style's."""
+    doc = open_doc("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    fm = Formatter(doc)
+    (block,) = [b for b in doc.snapshot().blocks
+                if b.text.lstrip("(b)\t ").startswith("the Gross Asset Value of all Fund assets")]
+    pf = fm.paragraph(block.element)
+    assert pf.style_id == "Article5L6"
+    assert (pf.indent_left, pf.first_line) == (900, 720)
+
+
 def test_number_format_is_the_level_rpr_over_the_paragraph_mark():
     body = p("item", ppr='<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>'
                          '<w:rPr><w:sz w:val="28"/><w:i/></w:rPr>', rpr='<w:sz w:val="20"/>')

@@ -542,6 +542,15 @@ class Formatter:
                 own = styles.get(style_id)
                 own_ppr = parse_ppr(own.ppr, only_indents=True) if own is not None else {}
                 props = merge(props, own_ppr)
+            else:
+                # a direct numPr into a different list definition than the style's own: the style
+                # chain's indents stay over the level's (LibreOffice's PDF of the ILPA LPA shows it;
+                # into the style's own list, or from an unnumbered style, the level wins)
+                s_num, _ = styles.numbering(style_id)
+                if (s_num not in (None, "0") and self._numbering.is_defined(s_num)
+                        and self._numbering.abstract_for(s_num) is not self._numbering.abstract_for(num_id)):
+                    for st in reversed(styles.chain(style_id)):
+                        props = merge(props, parse_ppr(st.ppr, only_indents=True))
         props = merge(props, parse_ppr(ppr))
 
         mark_direct = parse_rpr(mark_rpr)
