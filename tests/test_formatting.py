@@ -360,19 +360,26 @@ def test_level_indent_precedence_depends_on_where_the_numbering_comes_from():
     assert (off.indent_left, off.first_line, off.number_format) == (720, 0, None)
 
 
-def test_a_direct_list_from_another_definition_keeps_the_numbered_styles_indents():
-    """ILPA's clause (b) under "Gross Asset Value": style Article5L6 (numbered through its basedOn chain
-    by numId 46, abstract 28, with w:ind left=900 on Article5L3) and a direct numPr into numId 50
-    (abstract 41, level 7: left=0, firstLine=2880) plus a direct firstLine=720. LibreOffice's PDF
-    puts the label at 81 pt and the later lines at 45 pt past the margin: the style chain's left
-    indent survives because the paragraph's list is not its style's."""
+def test_a_numbered_style_keeps_its_indents_under_a_direct_list_and_a_direct_indent():
+    """Two ILPA clauses in style Article5L6 (numbered through its basedOn chain, with w:ind left=900 on
+    Article5L3), each with a direct numPr into another list. LibreOffice's PDF gives the expectations.
+    (b) under "Gross Asset Value" also has a direct firstLine=720 over its level's left=0: the label
+    sits at 81 pt and the later lines at 45 pt past the margin, so left=900 comes from the style.
+    (a) under "Removal Conduct" has no direct w:ind: its later lines start at the margin, so the
+    level's left=0 stands."""
     doc = open_doc("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
     fm = Formatter(doc)
-    (block,) = [b for b in doc.snapshot().blocks
-                if b.text.lstrip("(b)\t ").startswith("the Gross Asset Value of all Fund assets")]
-    pf = fm.paragraph(block.element)
-    assert pf.style_id == "Article5L6"
-    assert (pf.indent_left, pf.first_line) == (900, 720)
+    blocks = doc.snapshot().blocks
+
+    def fmt(start):
+        (block,) = [b for b in blocks if b.text.startswith(start)]
+        return fm.paragraph(block.element)
+
+    gross = fmt("the Gross Asset Value of all Fund assets")
+    removal = fmt("with respect to the General Partner, Fund Manager, any of the Key Persons")
+    assert gross.style_id == removal.style_id == "Article5L6"
+    assert (gross.indent_left, gross.first_line) == (900, 720)
+    assert (removal.indent_left, removal.first_line) == (0, 720)
 
 
 def test_number_format_is_the_level_rpr_over_the_paragraph_mark():

@@ -542,15 +542,13 @@ class Formatter:
                 own = styles.get(style_id)
                 own_ppr = parse_ppr(own.ppr, only_indents=True) if own is not None else {}
                 props = merge(props, own_ppr)
-            else:
-                # a direct numPr into a different list definition than the style's own: the style
-                # chain's indents stay over the level's (LibreOffice's PDF of the ILPA LPA shows it;
-                # into the style's own list, or from an unnumbered style, the level wins)
-                s_num, _ = styles.numbering(style_id)
-                if (s_num not in (None, "0") and self._numbering.is_defined(s_num)
-                        and self._numbering.abstract_for(s_num) is not self._numbering.abstract_for(num_id)):
-                    for st in reversed(styles.chain(style_id)):
-                        props = merge(props, parse_ppr(st.ppr, only_indents=True))
+            elif (ppr is not None and ppr.find(_W + "ind") is not None
+                  and styles.numbering(style_id)[0] not in (None, "0")):
+                # a numbered style, a direct numPr and a direct w:ind: the sides the paragraph leaves
+                # unstated come from the style chain, not the level (LibreOffice's PDF of the ILPA LPA;
+                # without the direct w:ind, or under an unnumbered style as in the MSDN EULA, the level wins)
+                for st in reversed(styles.chain(style_id)):
+                    props = merge(props, parse_ppr(st.ppr, only_indents=True))
         props = merge(props, parse_ppr(ppr))
 
         mark_direct = parse_rpr(mark_rpr)
