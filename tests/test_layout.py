@@ -104,6 +104,20 @@ def test_footnotes_sit_on_the_page_of_their_reference(layout_of):
     assert placed >= 20
 
 
+def test_a_footnote_shows_its_own_number_and_is_measured_with_it(layout_of):
+    """The w:footnoteRef inside a note is drawn as the note's number and takes width: with it, ILPA's
+    footnote 11 wraps "recycling." to a second line, as LibreOffice's PDF does (466 pt of 9 pt text
+    alone fits the 468 pt column), and the note goes to page 29 with the last lines of 6.4."""
+    _, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    (page, frag), = [(page, f) for page in lay.pages for f in page.fragments if f.story == "footnote:11"]
+    assert frag.text().startswith("11 Note that some investors")
+    assert (frag.first_line, frag.last_line) == (0, 1)
+    assert page.number == 29 and (lay.page_text(29) or "").startswith("Organizational Expenses")
+    numbers = [int(f.text().split()[0]) for p in lay.pages for f in p.fragments
+               if f.story.startswith("footnote:") and f.first_line == 0 and f.text().strip()]
+    assert numbers == sorted(numbers) and len(numbers) >= 20
+
+
 def test_keep_with_next_headings(layout_of):
     rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
     blocks = rev.snapshot().content_blocks

@@ -64,7 +64,10 @@ class Paginator:
         if cached is None:
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
-            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid)
+            kind, _, note_id = story.partition(":")
+            mark = (self.note_numbers.get((kind, int(note_id)))
+                    if kind in ("footnote", "endnote") and note_id.lstrip("-").isdigit() else None)
+            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark)
             self._measured[key] = cached
         return cached
 

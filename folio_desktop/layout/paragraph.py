@@ -154,8 +154,10 @@ class ParagraphMeasurer:
         self._formats[key] = cf
         return cf
 
-    def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None):
-        """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph."""
+    def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
+                     note_mark: str | None = None):
+        """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph.
+        note_mark: in a footnote or endnote, the number its w:footnoteRef / w:endnoteRef shows."""
         parts: list[str] = []
         formats: list[tuple[int, int, QTextCharFormat]] = []
         accepted: list[int] = []
@@ -177,8 +179,28 @@ class ParagraphMeasurer:
             pos = len(text)
         active_comments: set[str] = set()
         run_cache: dict = {}
+        # the note's own number (w:footnoteRef) takes width on its line, as in Word and LibreOffice
+        mark_run = run_order = None
+        if note_mark:
+            ref = next(p.iter(_W + "footnoteRef", _W + "endnoteRef"), None)
+            if ref is not None and ref.getparent() is not None:
+                mark_run = ref.getparent()
+                run_order = {r: i for i, r in enumerate(p.iter(_W + "r"))}
+
+        def put_mark():
+            nonlocal pos
+            fmt = self.formatter.run(mark_run, p, para_fmt, table_style)
+            formats.append((pos, pos + len(note_mark), self._char_format(fmt, "label", None, False)))
+            spans.append(Span(pos, pos + len(note_mark), "label"))
+            parts.append(note_mark)
+            accepted.extend([-1] * len(note_mark))
+            pos += len(note_mark)
+
         for piece in inline.iter_pieces(p, StoryState(), self.doc.hidden_character_styles):
             kind = piece.kind
+            if mark_run is not None and run_order.get(piece.run, -1) >= run_order.get(mark_run, 0):
+                put_mark()
+                mark_run = None
             if kind == COMMENT_START:
                 active_comments.add(piece.extra)
                 continue
@@ -251,6 +273,8 @@ class ParagraphMeasurer:
                     accepted.extend(range(acc, acc + len(text)))
                     acc += len(text)
             pos += len(text)
+        if mark_run is not None:
+            put_mark()
         self._last_objects = (objects, floating)
         return "".join(parts), formats, accepted, spans, breaks, notes
 
@@ -275,13 +299,15 @@ class ParagraphMeasurer:
     # -- shaping --------------------------------------------------------------------------------
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
-                note_numbers: dict | None = None, grid: float = 0.0) -> MeasuredParagraph:
-        """grid: the section's line pitch in px when it has a line grid and p is body text."""
+                note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None) -> MeasuredParagraph:
+        """grid: the section's line pitch in px when it has a line grid and p is body text;
+        note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef."""
         para = self.formatter.paragraph(p, table_style, cell_position)
         if not para.snap_to_grid:
             grid = 0.0
         label = _shown_label(block)
-        text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers)
+        text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers,
+                                                                          note_mark)
         objects, floating = self._last_objects
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
