@@ -182,28 +182,30 @@ def read_sections(doc: Document) -> list[Section]:
     return sections
 
 
-def even_and_odd_headers(doc: Document) -> bool:
-    """settings.xml w:evenAndOddHeaders: even pages use the even header/footer."""
+def _settings(doc: Document) -> etree._Element | None:
+    """settings.xml's root, or None when the document has none or it cannot be read (layout then
+    falls back to Word's defaults rather than refusing the document)."""
     part = doc.related_part("settings")
     if part is None:
-        return False
+        return None
     try:
-        settings = doc.package.xml(part)
+        return doc.package.xml(part)
     except (DocxError, KeyError):
-        return False
-    return on_off(settings.find(_W + "evenAndOddHeaders"))
+        return None
+
+
+def even_and_odd_headers(doc: Document) -> bool:
+    """settings.xml w:evenAndOddHeaders: even pages use the even header/footer."""
+    settings = _settings(doc)
+    return settings is not None and on_off(settings.find(_W + "evenAndOddHeaders"))
 
 
 def collapses_paragraph_spacing(doc: Document) -> bool:
     """Whether the space between two paragraphs is the larger of the first's space after and the
     second's space before rather than their sum: Word's HTML paragraph auto spacing, on unless
     settings.xml has w:compat/w:doNotUseHTMLParagraphAutoSpacing (LibreOffice: ParaSpaceMax off)."""
-    part = doc.related_part("settings")
-    if part is None:
-        return True
-    try:
-        settings = doc.package.xml(part)
-    except (DocxError, KeyError):
+    settings = _settings(doc)
+    if settings is None:
         return True
     compat = settings.find(_W + "compat")
     flag = compat.find(_W + "doNotUseHTMLParagraphAutoSpacing") if compat is not None else None
