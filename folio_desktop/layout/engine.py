@@ -59,17 +59,23 @@ class Paginator:
         # body text follows the section's line grid; notes (and headers) do not
         pitch = self.section.grid_pitch if story == "main" and getattr(self, "section", None) else None
         grid = pitch * TWIP if pitch else 0.0
-        key = (p, round(width, 1), table_style, cell, grid)
+        # a note's paragraphs show its number, which renumbering after an edit can change
+        mark = self._note_mark(story) if story != "main" else None
+        key = (p, round(width, 1), table_style, cell, grid, mark)
         cached = self._measured.get(key)
         if cached is None:
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
-            kind, _, note_id = story.partition(":")
-            mark = (self.note_numbers.get((kind, int(note_id)))
-                    if kind in ("footnote", "endnote") and note_id.lstrip("-").isdigit() else None)
             cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark)
             self._measured[key] = cached
         return cached
+
+    def _note_mark(self, story: str) -> str | None:
+        """The number a footnote:N / endnote:N story shows at its w:footnoteRef; None for other stories."""
+        kind, _, note_id = story.partition(":")
+        if kind not in ("footnote", "endnote") or not note_id.lstrip("-").isdigit():
+            return None
+        return self.note_numbers.get((kind, int(note_id)))
 
     def invalidate(self, paragraphs=()) -> None:
         """After an edit: forget the measurements of the given paragraphs and of every paragraph

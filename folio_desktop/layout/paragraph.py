@@ -168,15 +168,19 @@ class ParagraphMeasurer:
         floating: list[tuple[float, float]] = []
         pos = 0
         acc = 0
+
+        def add_label(text: str, fmt) -> None:
+            """Shown text that is not document text: a list label, a note's own number."""
+            nonlocal pos
+            parts.append(text)
+            formats.append((pos, pos + len(text), self._char_format(fmt, "label", None, False)))
+            accepted.extend([-1] * len(text))
+            spans.append(Span(pos, pos + len(text), "label"))
+            pos += len(text)
+
         if label:
             suffix = {"tab": "\t", "space": " "}.get(para_fmt.number_suffix, "")
-            text = label + suffix
-            fmt = para_fmt.number_format or para_fmt.mark
-            parts.append(text)
-            formats.append((0, len(text), self._char_format(fmt, "label", None, False)))
-            accepted.extend([-1] * len(text))
-            spans.append(Span(0, len(text), "label"))
-            pos = len(text)
+            add_label(label + suffix, para_fmt.number_format or para_fmt.mark)
         active_comments: set[str] = set()
         run_cache: dict = {}
         # the note's own number (w:footnoteRef) takes width on its line, as in Word and LibreOffice
@@ -187,19 +191,10 @@ class ParagraphMeasurer:
                 mark_run = ref.getparent()
                 run_order = {r: i for i, r in enumerate(p.iter(_W + "r"))}
 
-        def put_mark():
-            nonlocal pos
-            fmt = self.formatter.run(mark_run, p, para_fmt, table_style)
-            formats.append((pos, pos + len(note_mark), self._char_format(fmt, "label", None, False)))
-            spans.append(Span(pos, pos + len(note_mark), "label"))
-            parts.append(note_mark)
-            accepted.extend([-1] * len(note_mark))
-            pos += len(note_mark)
-
         for piece in inline.iter_pieces(p, StoryState(), self.doc.hidden_character_styles):
             kind = piece.kind
             if mark_run is not None and run_order.get(piece.run, -1) >= run_order.get(mark_run, 0):
-                put_mark()
+                add_label(note_mark, self.formatter.run(mark_run, p, para_fmt, table_style))
                 mark_run = None
             if kind == COMMENT_START:
                 active_comments.add(piece.extra)
@@ -274,7 +269,7 @@ class ParagraphMeasurer:
                     acc += len(text)
             pos += len(text)
         if mark_run is not None:
-            put_mark()
+            add_label(note_mark, self.formatter.run(mark_run, p, para_fmt, table_style))
         self._last_objects = (objects, floating)
         return "".join(parts), formats, accepted, spans, breaks, notes
 
