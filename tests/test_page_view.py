@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import CORPUS, ROOT
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QWheelEvent
+from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
@@ -411,3 +411,19 @@ def test_the_widget_paints_the_same_redline_pixels(qtbot, view, docs):
     ratio = image.devicePixelRatio()
     scaled = QRectF(rect.x() * ratio, rect.y() * ratio, rect.width() * ratio, rect.height() * ratio)
     assert _colour_hits(image, [scaled], colour) > rect.width()
+
+
+def test_screenshots_of_three_contracts_are_written(view):
+    """The README's screenshots/ folder gets page 1 of three corpus contracts (and two overlay shots),
+    each a page-sized image showing the grey canvas, the white sheet and dark text."""
+    import screenshots
+
+    app = QApplication.instance()
+    for name, path, number in screenshots.SHOTS:
+        target = screenshots.shoot(app, view, name, path, number, ROOT / "screenshots")
+        image = QImage(str(target))
+        assert not image.isNull() and image.width() > 700 and image.height() > 900, name
+        colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 7)
+                   for y in range(0, image.height(), 7)}
+        dark = [c for c in colours if QColor(c).lightness() < 80]
+        assert "#ffffff" in colours and len(colours) > 3 and dark, name
