@@ -237,6 +237,7 @@ def _slot(el: etree._Element, twips_attrs: tuple[str, ...], chars_attrs: tuple[s
     return None
 
 
+
 def parse_ppr(ppr: etree._Element | None, only_indents: bool = False) -> dict[str, Any]:
     """The paragraph properties one w:pPr states, as a partial dict (absent keys inherit). Tab stops
     are kept as a tuple of operations (position, kind, leader) where kind "clear" removes a stop."""
@@ -533,7 +534,12 @@ class Formatter:
         props = self._doc_ppr
         if table_key is not None:
             props = merge(props, self._table_layer(table_key)[0])
-        props = merge(props, self._paragraph_style_ppr(style_id))
+        style_ppr = self._paragraph_style_ppr(style_id)
+        if stated["kind"] == "none" and styles.numbering(style_id)[0] not in (None, "0"):
+            # numId 0 takes a numbered style's paragraph out of its list, and with the list go the
+            # indents the style set for it (LibreOffice's PDF of the ILPA LPA)
+            style_ppr = {k: v for k, v in style_ppr.items() if k not in ("ind_left", "first")}
+        props = merge(props, style_ppr)
         if lvl_ppr:
             # the level's indents override what the style inherited; indents the applied style
             # states itself win when the numbering comes from that style (as LibreOffice and Word do)

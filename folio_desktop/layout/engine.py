@@ -26,6 +26,7 @@ _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
 CELL_MARGIN = 108 * TWIP  # Word's default left/right cell margin
 NOTE_SEPARATOR_GAP = 6.0
+MIN_BODY_UNDER_NOTES = 96.0  # continued notes leave at least an inch of the page to its own text
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Paginator:
         self.pages = kept
         self._page = None
         self._current = None
+        self._note_carry: list = []
         for s_index, section in enumerate(self.sections):
             if start is not None and s_index < start[1]:
                 continue
@@ -146,7 +148,8 @@ class Paginator:
             self._break_pending = False
             for element in flow[first:]:
                 self._current = (s_index, element)
-                if self._at_top and self._page.number not in self.restarts and not self._page.fragments_body():
+                if self._at_top and self._page.number not in self.restarts and not self._page.fragments_body() \
+                        and not self._carried_in:
                     self.restarts[self._page.number] = (s_index, element)
                 if self._break_pending:
                     self._break_pending = False
@@ -201,6 +204,9 @@ class Paginator:
         self._flowed = False
         self._header_bottom, self._footer_top = self._place_headers_footers()
         self._set_columns(keep_y=False)
+        self._carried_in = bool(self._note_carry)
+        if self._note_carry:
+            self._place_note_carry()
 
     def _blank_page(self, number: int) -> Page:
         """The empty page Word adds before an odd- or even-page section: it belongs to the section
@@ -345,6 +351,11 @@ class Paginator:
                     break
                 extra = self._notes_for_line(para, i + fit)
                 if used + line.height + notes_extra + extra > room + 0.01:
+                    # the line may still end this page if its notes' first lines fit with it:
+                    # the rest of them continues on the next page (Word)
+                    least = self._notes_for_line(para, i + fit, least=True)
+                    if least < extra and used + line.height + notes_extra + least <= room + 0.01:
+                        fit += 1
                     break
                 used += line.height
                 notes_extra += extra
@@ -371,9 +382,9 @@ class Paginator:
             y0 = self._y + (space_before if first_fragment else 0.0) - lines[i].y
             frag = Fragment(story, block_id, para, i, i + fit - 1, self._column.x, y0, element)
             self._page.fragments.append(frag)
+            self._y = frag.bottom
             for k in range(i, i + fit):
                 self._take_notes(para, k)
-            self._y = frag.bottom
             self._at_top = False
             first_fragment = False
             space_before = 0.0
@@ -402,42 +413,92 @@ class Paginator:
         self._note_cache[key] = out
         return out
 
-    def _notes_for_line(self, para: MeasuredParagraph, line_index: int) -> float:
+    def _line_notes(self, para: MeasuredParagraph, line_index: int):
         line = para.lines[line_index]
-        height = 0.0
         for offset, kind, note_id in para.note_refs:
             if line.start <= offset < line.end and kind == "footnote":
-                for _p, measured in self._note_paragraphs(kind, note_id):
-                    height += measured.content_height + measured.space_after
-                if not self._page_notes:
-                    height += NOTE_SEPARATOR_GAP * 2
+                yield note_id, self._note_paragraphs(kind, note_id)
+
+    def _notes_for_line(self, para: MeasuredParagraph, line_index: int, least: bool = False) -> float:
+        """Height the footnotes referenced on this line add to the page: all of them, or with
+        least, the smallest start that may stay with the line (the last note's opening lines)."""
+        notes = list(self._line_notes(para, line_index))
+        if not notes:
+            return 0.0
+        height = 0.0 if self._page_notes else NOTE_SEPARATOR_GAP * 2
+        for n, (_note_id, paragraphs) in enumerate(notes):
+            if least and n == len(notes) - 1:
+                if self._note_carry:
+                    return float("inf")  # notes already continue to the next page: no room to start another
+                # under notes already on the page the note may go whole to the next one
+                return height + (0.0 if self._page_notes else _note_head_height(paragraphs))
+            height += _note_height(paragraphs)
         return height
 
     def _take_notes(self, para: MeasuredParagraph, line_index: int) -> None:
-        line = para.lines[line_index]
-        for offset, kind, note_id in para.note_refs:
-            if line.start <= offset < line.end and kind == "footnote":
-                paragraphs = self._note_paragraphs(kind, note_id)
-                if not self._page_notes:
-                    self._notes_height += NOTE_SEPARATOR_GAP * 2
-                self._page_notes.append((note_id, paragraphs))
-                self._notes_height += sum(m.content_height + m.space_after for _p, m in paragraphs)
+        """Give the page the notes referenced on this (placed) line, as much of them as fits
+        under the text; the rest continues at the foot of the next page."""
+        for note_id, paragraphs in self._line_notes(para, line_index):
+            if not self._page_notes:
+                self._notes_height += NOTE_SEPARATOR_GAP * 2
+            if self._note_carry:  # an earlier note already continues: this one follows it there
+                self._note_carry.append((note_id, [(p, m, 0) for p, m in paragraphs]))
+                continue
+            room = self._column.bottom - self._notes_height - self._y
+            pieces = [(p, m, 0) for p, m in paragraphs]
+            if self._page_notes and _note_height(paragraphs) > room + 0.01:
+                # under notes the page already holds, one that does not fit whole goes whole to
+                # the next page while its reference stays (LibreOffice: ILPA LPA page 41, note 17);
+                # only a page's first note is split to keep its opening lines with the reference
+                self._note_carry.append((note_id, pieces))
+                continue
+            taken, rest, height = _split_note(pieces, room)
+            self._page_notes.append((note_id, taken))
+            self._notes_height += height
+            if rest:
+                self._note_carry.append((note_id, rest))
+
+    def _place_note_carry(self) -> None:
+        """The notes held over from the page before open this page's footnote area (under a
+        full-width continuation separator when the first of them is continued mid-way); what
+        still does not fit goes on to the next page."""
+        carry, self._note_carry = self._note_carry, []
+        col = self._columns[0]
+        self._notes_height += NOTE_SEPARATOR_GAP * 2
+        _note_id, first_pieces = carry[0]
+        if first_pieces and first_pieces[0][2] > 0:
+            self._page_notes.append(("continuation", []))
+        for note_id, pieces in carry:
+            if self._note_carry:
+                self._note_carry.append((note_id, pieces))
+                continue
+            room = col.bottom - col.top - self._notes_height - MIN_BODY_UNDER_NOTES
+            taken, rest, height = _split_note(pieces, room)
+            self._page_notes.append((note_id, taken))
+            self._notes_height += height
+            if rest:
+                self._note_carry.append((note_id, rest))
 
     def _finish_page(self) -> None:
-        """Stack the page's footnotes above its bottom margin, under a short separator rule."""
+        """Stack the page's footnotes above its bottom margin, under a short separator rule
+        (a full-width one above notes continued from the page before)."""
         page = self._page
         if not self._page_notes:
             return
         col = self._columns[0]
         y = col.bottom - self._notes_height
-        page.rules.append(QRectF(col.x, y + NOTE_SEPARATOR_GAP, min(144.0, col.width / 3), 0.75))
+        continued = self._page_notes[0][0] == "continuation"
+        page.rules.append(QRectF(col.x, y + NOTE_SEPARATOR_GAP, col.width if continued else min(144.0, col.width / 3),
+                                 0.75))
         y += NOTE_SEPARATOR_GAP * 2
-        for note_id, paragraphs in self._page_notes:
-            for p, measured in paragraphs:
+        for note_id, pieces in self._page_notes:
+            if note_id == "continuation":
+                continue
+            for p, measured, first, last in pieces:
                 frag = Fragment(f"footnote:{note_id}", p.get("{http://schemas.microsoft.com/office/word/2010/wordml}paraId"),
-                                measured, 0, len(measured.lines) - 1, col.x, y)
+                                measured, first, last, col.x, y - measured.lines[first].y)
                 page.fragments.append(frag)
-                y = frag.bottom + measured.space_after
+                y = frag.bottom + (measured.space_after if last == len(measured.lines) - 1 else 0.0)
 
     # -- headers and footers -------------------------------------------------------------------------------
 
@@ -653,6 +714,49 @@ class Paginator:
                 page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
         self._y = y0 + row["height"]
         self._at_top = False
+
+
+def _note_height(paragraphs) -> float:
+    return sum(m.content_height + m.space_after for _p, m in paragraphs)
+
+
+def _note_head_height(paragraphs) -> float:
+    """The least of a note that may start on a page: its first line; under widow control its
+    first two, or all of a note of three lines or fewer (which cannot split 2 + 2)."""
+    if not paragraphs:
+        return 0.0
+    m = paragraphs[0][1]
+    head = 1 if not m.widow_control else (2 if len(m.lines) > 3 else len(m.lines))
+    return sum(line.height for line in m.lines[:head])
+
+
+def _split_note(pieces, room: float):
+    """Split a note's remaining paragraphs [(p, measured, first line)] at the room left: returns
+    the placed pieces [(p, measured, first, last)], the rest to continue, and the placed height.
+    A note paragraph under widow control leaves neither one line behind nor one line ahead."""
+    taken, height = [], 0.0
+    for index, (p, m, start) in enumerate(pieces):
+        lines = m.lines
+        end = start
+        used = 0.0
+        while end < len(lines) and height + used + lines[end].height <= room + 0.01:
+            used += lines[end].height
+            end += 1
+        if end == len(lines):
+            taken.append((p, m, start, end - 1))
+            height += used + m.space_after
+            continue
+        if m.widow_control and end > start:
+            if len(lines) - end == 1 and end - start > 1:
+                end -= 1  # no widow on the next page
+            if start == 0 and end == 1 and len(lines) > 1:
+                end = 0  # no orphan here
+        if end > start:
+            taken.append((p, m, start, end - 1))
+            height += sum(line.height for line in lines[start:end])
+        rest = [(p, m, end)] + list(pieces[index + 1:])
+        return taken, rest, height
+    return taken, [], height
 
 
 _DEFAULT_MARGINS = {"top": 0.0, "bottom": 0.0, "left": CELL_MARGIN, "right": CELL_MARGIN}
