@@ -154,3 +154,24 @@ def test_even_and_odd_headers_setting():
     assert even_and_odd_headers(open_doc("eigenpal_docxjs_editor_demo.docx")) is False  # w:val="false"
     assert even_and_odd_headers(open_doc("pythondocx_section_props_multi_section.docx")) is False
     assert even_and_odd_headers(built(p("no settings part"))) is False
+
+
+def test_a_body_sectpr_written_first_describes_the_section_it_sits_in():
+    """folio's repack file puts the body's w:sectPr (A4, 1100-twip margins) before the content and ends
+    the first section with an empty paragraph w:sectPr. LibreOffice reads section properties in
+    document order: its PDF has page 1 in A4 and page 2 in Letter (Word's defaults)."""
+    doc = open_doc("folio/repack-paragraph-sectpr.docx")
+    first, last = read_sections(doc)
+    assert (first.page_width, first.page_height, first.margin_top, first.margin_left) == (11906, 16838, 1100, 990)
+    assert first.footers.default is not None
+    assert (last.page_width, last.page_height, last.margin_top) == (12240, 15840, 1440)
+    assert last.footers == first.footers  # inherited, as any later section inherits
+    assert texts(last)[0].startswith("Možnosti odstoupení objednatele")
+
+
+def test_a_paragraph_break_overlays_the_body_sectpr_met_before_it():
+    body = ('<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1000" w:left="900"/></w:sectPr>'
+            + sect_p("one", '<w:pgMar w:top="500"/><w:type w:val="continuous"/>') + p("two"))
+    first, last = read_sections(built(body))
+    assert (first.page_width, first.margin_top, first.margin_left, first.break_type) == (11906, 500, 1440, "continuous")
+    assert (last.page_width, last.margin_top) == (12240, 1440) and texts(last) == ["two"]

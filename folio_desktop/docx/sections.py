@@ -7,6 +7,7 @@ a kind (default, first, even) uses the previous section's.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -162,24 +163,49 @@ def _section_breaks(el: etree._Element, depth: int = 0) -> list[etree._Element]:
 def read_sections(doc: Document) -> list[Section]:
     """The sections of the main story, in order, each with the body-level elements it holds. A
     body-level wrapper (content control, customXml) that holds a section break belongs to the
-    section it starts in."""
+    section it starts in.
+
+    The body's own w:sectPr describes the last section. Written anywhere but last (some generators
+    put it first), it describes the section it appears in, under that section's own break
+    properties, and the last section takes Word's defaults: section properties are read in
+    document order (LibreOffice)."""
     sections: list[Section] = []
     pending: list = []
-    for child in doc.body:
-        if not isinstance(child.tag, str) or child.tag == T_SECTPR:
+    carried = None  # a body-level sectPr met before the section it sits in has ended
+    children = [c for c in doc.body if isinstance(c.tag, str)]
+    for child in children:
+        if child.tag == T_SECTPR:
+            if child is not children[-1]:
+                carried = child
             continue
         pending.append(child)
         for sect in _section_breaks(child):
+            if carried is not None:
+                sect, carried = _overlay(carried, sect), None
             previous = sections[-1] if sections else None
             section = parse_section(sect, len(sections), previous)
             section.elements = pending
             sections.append(section)
             pending = []
-    final = doc.body.find(T_SECTPR)
+    final = children[-1] if children and children[-1].tag == T_SECTPR else carried
     last = parse_section(final, len(sections), sections[-1] if sections else None)
     last.elements = pending
     sections.append(last)
     return sections
+
+
+def _overlay(base: etree._Element, top: etree._Element) -> etree._Element:
+    """A w:sectPr with base's properties, each one top states replaced by top's."""
+    out = copy.deepcopy(base)
+    for child in top:
+        if not isinstance(child.tag, str):
+            continue
+        for old in out.findall(child.tag):
+            if child.tag not in (_W + "headerReference", _W + "footerReference") or \
+                    old.get(_W + "type") == child.get(_W + "type"):
+                out.remove(old)
+        out.append(copy.deepcopy(child))
+    return out
 
 
 def _settings(doc: Document) -> etree._Element | None:
