@@ -23,6 +23,9 @@ format/private-use characters (soft hyphens, bidi marks, symbol-font bullets) an
 pdftotext splits their runs at line ends.  Both pages must be empty to match when one is; pdftotext
 extracts no vertical (tbRl) text, so such LibreOffice pages read as empty.
 
+Both renderers need the fonts the README lists (metric-compatible Liberation, Carlito and Caladea, and
+WenQuanYi Zen Hei for Chinese); the report warns when one is missing.
+
 Targets, over the documents LibreOffice lays out (not ``EXCLUDED``): our page count equals LibreOffice's
 for >= 75% of them, is within 5% of it for >= 90%, and >= 85% of the pages compared start with the same
 words.  A document our engine fails on counts as a miss on all three (its LibreOffice pages count as
@@ -249,7 +252,22 @@ def print_report(rows: list[dict], lo_stats: dict) -> bool:
     versions = sorted({r["libreofficeVersion"] for r in rows if r["libreofficeVersion"]}) or ["no LibreOffice"]
     print(f"  reference: {', '.join(versions)}; {lo_stats['computed']} document(s) converted this run "
           f"in {lo_stats['seconds']} s, the rest from the cache")
+    missing = missing_fonts()
+    if missing:
+        print(f"  WARNING: fonts missing, both engines fall back: {', '.join(missing)} (see the README)")
     return all(met.values())
+
+
+# The fonts the README asks for; without them both renderers substitute and the figures drift.
+NEEDED_FONTS = ("Liberation Serif", "Liberation Sans", "Liberation Mono", "Carlito", "Caladea", "WenQuanYi Zen Hei")
+
+
+def missing_fonts() -> list[str]:
+    try:
+        listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ["(fc-list not available)"]
+    return [name for name in NEEDED_FONTS if name not in listed]
 
 
 def main(argv: list[str] | None = None) -> int:
