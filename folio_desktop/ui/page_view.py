@@ -146,6 +146,14 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     def is_laying_out(self) -> bool:
         return self._runner.running
 
+    def finish_layout(self) -> DocumentLayout | None:
+        """Run a layout still in progress to its end now, on this thread, and return the finished
+        layout (None if it failed or no document is shown). For callers that need exact page
+        numbers at once; the pages laid out so far are kept, not redone."""
+        while self._runner.running:
+            self._runner._slice()  # emits pagesReady / finished exactly as the timer-driven slices do
+        return self.document_layout
+
     # -- geometry ---------------------------------------------------------------------------------
 
     def _scroll(self) -> QPointF:

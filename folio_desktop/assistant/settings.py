@@ -1,0 +1,163 @@
+"""Assistant settings: API key, base URL, model and the author name tracked changes are made under.
+
+The API key comes from ANTHROPIC_API_KEY when set (the SDK's own variable), else from the system
+keyring when a working backend exists, else from a credentials file only its owner can read
+(0600). The other preferences live in settings.json next to it. ANTHROPIC_BASE_URL is honoured
+unless the settings give a base URL of their own.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MODEL = "claude-sonnet-5-5"
+KEYRING_SERVICE = "folio-desktop"
+KEYRING_USER = "anthropic-api-key"
+SETTINGS_FILE = "settings.json"
+CREDENTIALS_FILE = "credentials.json"
+
+SOURCE_ENVIRONMENT = "environment"
+SOURCE_KEYRING = "keyring"
+SOURCE_FILE = "settings file"
+
+
+def default_config_dir() -> Path:
+    """Where settings live: FOLIO_DESKTOP_CONFIG_DIR, else the platform's per-user config folder."""
+    override = os.environ.get("FOLIO_DESKTOP_CONFIG_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / "folio-desktop"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "folio-desktop"
+    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "folio-desktop"
+
+
+def _default_author() -> str:
+    try:
+        return getpass.getuser() or "Reviewer"
+    except (KeyError, OSError):  # no user name in this environment (containers)
+        return "Reviewer"
+
+
+@dataclass
+class AssistantSettings:
+    api_key: str | None = None
+    key_source: str | None = None  # SOURCE_ENVIRONMENT | SOURCE_KEYRING | SOURCE_FILE | None
+    base_url: str | None = None  # None: ANTHROPIC_BASE_URL or the SDK's default
+    model: str = DEFAULT_MODEL
+    author: str = field(default_factory=_default_author)
+    config_dir: Path = field(default_factory=default_config_dir)
+
+    def describe_key(self) -> str:
+        """One sentence for the settings dialog: where the key comes from."""
+        if not self.api_key:
+            return "No API key is set."
+        return {
+            SOURCE_ENVIRONMENT: "The API key comes from the ANTHROPIC_API_KEY environment variable.",
+            SOURCE_KEYRING: "The API key is stored in the system keyring.",
+            SOURCE_FILE: f"The API key is stored in {self.config_dir / CREDENTIALS_FILE}, readable only by you.",
+        }.get(self.key_source or "", "An API key is set.")
+
+
+def _keyring():
+    """The keyring module when a real backend works here, else None (headless Linux has none)."""
+    try:
+        import keyring
+        from keyring.backends import fail
+    except Exception:  # noqa: BLE001 - keyring is optional; any import failure means "no keyring"
+        return None
+    try:
+        backend = keyring.get_keyring()
+    except Exception:  # noqa: BLE001
+        return None
+    if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 0) <= 0:
+        return None
+    return keyring
+
+
+def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSettings:
+    environ = os.environ if environ is None else environ
+    config_dir = Path(config_dir) if config_dir is not None else default_config_dir()
+    prefs = _read_json(config_dir / SETTINGS_FILE)
+    settings = AssistantSettings(config_dir=config_dir)
+    if isinstance(prefs.get("model"), str) and prefs["model"].strip():
+        settings.model = prefs["model"].strip()
+    if isinstance(prefs.get("author"), str) and prefs["author"].strip():
+        settings.author = prefs["author"].strip()
+    base = prefs.get("baseUrl") if isinstance(prefs.get("baseUrl"), str) else None
+    settings.base_url = (base or "").strip() or environ.get("ANTHROPIC_BASE_URL") or None
+
+    key = environ.get("ANTHROPIC_API_KEY")
+    if key:
+        settings.api_key, settings.key_source = key, SOURCE_ENVIRONMENT
+        return settings
+    ring = _keyring()
+    if ring is not None:
+        try:
+            key = ring.get_password(KEYRING_SERVICE, KEYRING_USER)
+        except Exception:  # noqa: BLE001 - a locked or broken keyring: fall through to the file
+            key = None
+        if key:
+            settings.api_key, settings.key_source = key, SOURCE_KEYRING
+            return settings
+    key = _read_json(config_dir / CREDENTIALS_FILE).get("apiKey")
+    if isinstance(key, str) and key:
+        settings.api_key, settings.key_source = key, SOURCE_FILE
+    return settings
+
+
+def save_preferences(settings: AssistantSettings) -> None:
+    """Write model, author and base URL (never the key) to settings.json."""
+    settings.config_dir.mkdir(parents=True, exist_ok=True)
+    data = {"model": settings.model, "author": settings.author, "baseUrl": settings.base_url or ""}
+    _write_private(settings.config_dir / SETTINGS_FILE, data)
+
+
+def store_api_key(settings: AssistantSettings, key: str) -> str:
+    """Keep a key the user typed: in the keyring when one works, else in the 0600 credentials file.
+    Returns where it went (SOURCE_KEYRING or SOURCE_FILE) and updates settings."""
+    key = key.strip()
+    ring = _keyring()
+    if ring is not None:
+        try:
+            ring.set_password(KEYRING_SERVICE, KEYRING_USER, key)
+            _forget_file_key(settings.config_dir)
+            settings.api_key, settings.key_source = key, SOURCE_KEYRING
+            return SOURCE_KEYRING
+        except Exception:  # noqa: BLE001 - fall back to the file below
+            pass
+    settings.config_dir.mkdir(parents=True, exist_ok=True)
+    _write_private(settings.config_dir / CREDENTIALS_FILE, {"apiKey": key})
+    settings.api_key, settings.key_source = key, SOURCE_FILE
+    return SOURCE_FILE
+
+
+def _forget_file_key(config_dir: Path) -> None:
+    try:
+        (config_dir / CREDENTIALS_FILE).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_private(path: Path, data: dict) -> None:
+    """Write JSON readable only by its owner: created 0600, then renamed over the old file."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)

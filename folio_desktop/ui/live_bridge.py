@@ -1,0 +1,198 @@
+"""LiveBridge: the agent tools over the document open in a PageView (spec §8.1, §8.3, §10).
+
+The headless ReviewerBridge already reads and edits the DocxReviewer the view shows; this subclass
+adds what only a live view can answer (pages, the selection, scrolling to and showing a target) and
+keeps the view in step with every edit the tools make. It lives on the GUI thread: the model's
+worker reaches it through queued calls, so the document and the view are never touched from two
+threads.
+
+Page numbers are never estimated (spec §10): a page question asked while the view is still laying
+the document out first completes that layout synchronously (PageView.finish_layout), keeping the
+pages already done. On the 75-page ILPA contract a whole layout takes well under a second.
+"""
+
+from __future__ import annotations
+
+from ..agents.bridges import ReviewerBridge, decode_comment_id
+from ..agents.execute import range_still_matches
+from ..docx.textkit import utf16_to_index
+from .review_marks import display_offset
+from .text_flow import TextPos
+
+
+class LiveBridge(ReviewerBridge):
+    """ReviewerBridge plus every optional member of spec §8.1, for a PageView showing `reviewer`.
+
+    Tracked changes, comments and replies the model makes are written under `author` (default: the
+    reviewer's own author). After each batch that changed the document, and after an undo, the view
+    is laid out again and `on_changed(result)` is called.
+    """
+
+    def __init__(self, reviewer, view, author: str | None = None, mode: str = "tracked-changes",
+                 on_changed=None):
+        super().__init__(reviewer, mode=mode)
+        self.view = view
+        self.author = author or reviewer.author
+        self.on_changed = on_changed
+        if view.reviewer is not reviewer:
+            view.set_document(reviewer)
+
+    # -- edits ------------------------------------------------------------------------------------
+
+    def apply_document_operations(self, batch: dict) -> dict:
+        if "mode" not in batch and self.document_operation_mode:
+            batch = dict(batch, mode=self.document_operation_mode)
+        # through the engine, not reviewer.apply_document_operations: only the engine takes a
+        # per-batch author, and the reviewer's own author is the lawyer's (their typed edits)
+        result = self.reviewer.engine.apply(batch, author=self.author)
+        # previewed, rejected, or nothing applied (all skipped or replayed): the document is unchanged
+        if result.get("status") == "committed" and result.get("applied"):
+            self._refresh(_touched_blocks(result))
+            self._notify(result)
+        return result
+
+    def undo_document_operations(self, handle) -> dict:
+        result = super().undo_document_operations(handle)
+        if result.get("status") == "undone":
+            # an undo restores whole parts: every paragraph element is new, so nothing is reusable
+            self._refresh(None)
+            self._notify(result)
+        return result
+
+    def reply_to_comment(self, comment_id: str, text: str) -> bool:
+        cid = decode_comment_id(comment_id)  # spec 2.11: a reply is written under the bridge's author
+        try:
+            return cid is not None and self.reviewer.reply_to(cid, text, author=self.author) is not None
+        except KeyError:
+            return False
+
+    def get_document_version(self) -> str:
+        # the engine's token: the document counts every change (edits, undo, comments, and the
+        # user's accept/reject), and the engine checks batch pins against this same token
+        return self.reviewer.document_version()
+
+    def _refresh(self, block_ids: set[str] | None) -> None:
+        view, layout = self.view, self.view.document_layout
+        if layout is None or block_ids is None:
+            view.relayout()  # start over in the background; page questions finish it on demand
+            return
+        h, v = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+        # remeasures only the changed paragraphs and paginates on from the first page they touch
+        layout.relayout(changed_block_ids=block_ids)
+        view.set_layout(layout, self.reviewer)  # new pages, text flow and redline index; zoom is kept
+        view.horizontalScrollBar().setValue(h)
+        view.verticalScrollBar().setValue(v)
+
+    def _notify(self, result: dict) -> None:
+        if self.on_changed is not None:
+            self.on_changed(result)
+
+    # -- pages --------------------------------------------------------------------------------------
+
+    def _layout(self):
+        """The finished layout (a running one is completed first); None if layout failed."""
+        return self.view.document_layout or self.view.finish_layout()
+
+    def get_page_count(self) -> int:
+        layout = self._layout()
+        if layout is None:
+            raise RuntimeError("The document could not be laid out into pages, so page numbers are unavailable; "
+                               "work with blocks and sections instead.")
+        return layout.page_count
+
+    def get_page_text(self, page: int) -> str:
+        """Spec 2.13: the document text of the body fragments on the page, in the layout's order,
+        one line per fragment. Raw text: tracked deletions stay in; list labels (drawn, but not
+        document text) do not; note references read as in the blocks."""
+        layout = self._layout()
+        if layout is None or not 1 <= page <= layout.page_count:
+            return ""
+        return "\n".join(_document_text(f) for f in layout.pages[page - 1].body_fragments())
+
+    def get_target_page(self, target: dict) -> int | None:
+        """Page of a block's start, or of a text range's start (spec §6.4, §10)."""
+        if not isinstance(target, dict) or target.get("type") not in ("block", "textRange"):
+            return None
+        block = self.reviewer.snapshot().block(target.get("blockId"))
+        layout = self._layout() if block is not None else None
+        if layout is None:
+            return None
+        offset = 0
+        if target["type"] == "textRange":
+            start = target.get("startOffset")
+            offset = utf16_to_index(block.text, start) if isinstance(start, int) else None
+            if offset is None:
+                return None
+        return layout.page_of(block.id, offset)
+
+    # -- the view -----------------------------------------------------------------------------------
+
+    def get_selection_text(self) -> str:
+        return self.view.selection_text()
+
+    def scroll_to_block(self, block_id: str) -> bool:
+        return self._layout() is not None and self.view.scroll_to_block(block_id)
+
+    def show_in_document(self, target: dict) -> bool:
+        """Select a block, or exactly a text range whose text is unchanged, and scroll to its start."""
+        if not isinstance(target, dict) or self._layout() is None:
+            return False
+        if target.get("type") == "block":
+            return self.view.scroll_to_block(target.get("blockId"))
+        snapshot = self.reviewer.snapshot()
+        if target.get("type") != "textRange" or not range_still_matches(snapshot, target):
+            return False
+        block = snapshot.block(target["blockId"])
+        start = utf16_to_index(block.text, target["startOffset"])
+        end = utf16_to_index(block.text, target["endOffset"])
+        ends = self._text_positions(block.id, start, end)
+        if ends is None or not self.view.scroll_to_block(block.id, start):
+            return False
+        self.view._select(*ends)  # replaces the whole-block selection scroll_to_block made
+        return True
+
+    def _text_positions(self, block_id: str, start: int, end: int) -> tuple[TextPos, TextPos] | None:
+        """View positions of accepted-view [start, end) of a block, which may run over pages."""
+        flow = self.view._flow
+        first = last = None
+        for index in flow.block_entries(block_id):
+            frag = flow.entries[index][1]
+            lo, hi = frag.display_range
+            a, b = display_offset(frag.para, start), display_offset(frag.para, end, end=True)
+            if first is None and lo <= a < hi:
+                first = TextPos(index, a)
+            if lo < b <= hi:
+                last = TextPos(index, b)
+        return (first, last) if first is not None and last is not None else None
+
+
+def _touched_blocks(result: dict) -> set[str]:
+    """Blocks a batch's receipts name (edited, commented, or anchoring an insertion)."""
+    ids = set()
+    for receipt in result.get("receipts", ()):
+        for item in receipt.get("affected", ()):
+            for key in ("blockId", "anchorBlockId", "endAnchorBlockId"):
+                if item.get(key):
+                    ids.add(item[key])
+            if isinstance(item.get("range"), dict) and item["range"].get("blockId"):
+                ids.add(item["range"]["blockId"])
+    return ids
+
+
+def _document_text(frag) -> str:
+    """A fragment's drawn text as document text: without the list label the layout draws, and with
+    each note reference written as the marker the blocks use ([^1], [^e1]) instead of its number."""
+    para = frag.para
+    lo, hi = frag.display_range
+    notes = {offset: kind for offset, kind, _id in para.note_refs}
+    parts, pos = [], lo
+    for span in para.spans:
+        if span.kind not in ("label", "note") or span.end <= pos or span.start >= hi:
+            continue
+        parts.append(para.text[pos:span.start])
+        if span.kind == "note":
+            number = para.text[span.start:span.end].replace("\u2060", "")
+            parts.append(f"[^{number}]" if notes.get(span.start) == "footnote" else f"[^e{number}]")
+        pos = span.end
+    parts.append(para.text[pos:hi])
+    return "".join(parts).replace("\u2028", "\n").replace("\u2060", "")

@@ -1,0 +1,385 @@
+"""A scripted stand-in for the Anthropic Messages API, served over a real socket on 127.0.0.1.
+
+Tests of the assistant drive the real ``anthropic`` SDK against this server instead of mocking it, so
+the SDK's own SSE parser, stream accumulation, retry policy and exception classes are what the app
+meets. Each POST /v1/messages takes the next scripted step:
+
+* ``Reply``: a complete SSE message (message_start, ping, content blocks, message_delta, message_stop),
+  with text and tool-input JSON cut into several deltas, the way the real API streams them.
+* ``HttpError``: a plain JSON error with that status (401, 403, 429, 500, 529, ...).
+* ``StreamError``: HTTP 200, some events, then an SSE ``error`` event (e.g. overloaded mid-stream).
+* ``Drop``: HTTP 200, some events, then the socket is shut down inside the chunked body.
+
+Streams use chunked transfer encoding, one chunk per event, so the client sees each event as it is
+sent and a dropped connection is an incomplete body rather than a clean end of stream.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sys
+import threading
+import uuid
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+MESSAGES_PATH = "/v1/messages"
+EXHAUSTED_MESSAGE = "fake server: no scripted response left"
+GATE_TIMEOUT = 10.0
+_POLL = 0.02
+
+
+def _new_id(prefix: str) -> str:
+    return prefix + uuid.uuid4().hex[:24]
+
+
+@dataclass(frozen=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolUse:
+    """A tool_use block. ``raw_json`` streams that text verbatim (it may be invalid or truncated JSON)."""
+
+    name: str
+    input: dict[str, Any] | None = None
+    id: str | None = None
+    raw_json: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.id is None:  # made here, so a test can read the id it scripted
+            object.__setattr__(self, "id", _new_id("toolu_"))
+
+    def json_text(self) -> str:
+        if self.raw_json is not None:
+            return self.raw_json
+        return json.dumps(self.input or {}, ensure_ascii=False)  # the API sends UTF-8, not \\u escapes
+
+
+@dataclass
+class Reply:
+    """A complete streamed message. ``gate``: after the first content delta the server waits (up to
+    GATE_TIMEOUT s) for this event, so a test can act on the client while it is mid-stream."""
+
+    blocks: list[Text | ToolUse]
+    stop_reason: str = "end_turn"
+    usage: dict[str, int] | None = None
+    model: str = "claude-sonnet-4-5"
+    chunk: int | None = None
+    delay: float = 0.0
+    seed: int = 0
+    gate: threading.Event | None = None
+
+    def events(self, request_bytes: int = 0) -> list[tuple[str, dict[str, Any]]]:
+        rng = random.Random(self.seed)
+        body: list[tuple[str, dict[str, Any]]] = []
+        out_chars = 0
+        for index, block in enumerate(self.blocks):
+            if isinstance(block, Text):
+                start: dict[str, Any] = {"type": "text", "text": ""}
+                text, kind, key = block.text, "text_delta", "text"
+            else:
+                start = {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
+                text, kind, key = block.json_text(), "input_json_delta", "partial_json"
+            out_chars += len(text)
+            body.append(("content_block_start", {"type": "content_block_start", "index": index,
+                                                 "content_block": start}))
+            for piece in split_text(text, rng, self.chunk):
+                body.append(("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                     "delta": {"type": kind, key: piece}}))
+            body.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+        usage = {"input_tokens": max(1, request_bytes // 4), "output_tokens": max(1, out_chars // 4),
+                 "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, **(self.usage or {})}
+        start_usage = {k: usage[k] for k in ("input_tokens", "cache_creation_input_tokens",
+                                             "cache_read_input_tokens")}
+        message = {"id": _new_id("msg_"), "type": "message", "role": "assistant", "model": self.model,
+                   "content": [], "stop_reason": None, "stop_sequence": None,
+                   "usage": {**start_usage, "output_tokens": 1}}
+        return [
+            ("message_start", {"type": "message_start", "message": message}),
+            ("ping", {"type": "ping"}),
+            *body,
+            ("message_delta", {"type": "message_delta",
+                               "delta": {"stop_reason": self.stop_reason, "stop_sequence": None},
+                               "usage": {"output_tokens": usage["output_tokens"]}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+
+
+def split_text(text: str, rng: random.Random, chunk: int | None = None) -> list[str]:
+    """Cut ``text`` into consecutive pieces of 1..chunk characters (random 1..12 by default).
+
+    Cuts fall on ``str`` indices, so they land right next to multi-byte characters and inside JSON
+    strings and escapes without ever producing invalid UTF-8. By default a text of two or more
+    characters always gives at least two pieces, so the client's accumulation is always exercised."""
+    top = chunk or min(12, max(1, len(text) // 2))
+    pieces, i = [], 0
+    while i < len(text):
+        n = rng.randint(1, top)
+        pieces.append(text[i:i + n])
+        i += n
+    return pieces
+
+
+@dataclass(frozen=True)
+class HttpError:
+    status: int
+    error_type: str
+    message: str
+    headers: dict[str, str] | None = None
+
+
+def _cut_short() -> Reply:
+    return Reply([Text("This answer is cut off before it is finished.")], chunk=5)
+
+
+@dataclass(frozen=True)
+class StreamError:
+    """HTTP 200, ``after_events`` events of ``reply``, then ``event: error`` and the end of the body."""
+
+    error_type: str
+    message: str
+    after_events: int = 3
+    reply: Reply = field(default_factory=_cut_short)
+
+
+@dataclass(frozen=True)
+class Drop:
+    """HTTP 200, ``after_events`` events of ``reply``, then the socket is shut down mid-body."""
+
+    after_events: int = 4
+    reply: Reply = field(default_factory=_cut_short)
+
+
+Step = Reply | HttpError | StreamError | Drop
+
+
+@dataclass
+class Request:
+    """One received request. ``outcome`` is set when its response ends: complete, client_disconnected,
+    stream_error, dropped, http_error, exhausted, not_found or server_closed."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    json: Any
+    raw: bytes
+    outcome: str = "pending"
+    done: threading.Event = field(default_factory=threading.Event, repr=False)
+
+
+class _Abort(Exception):
+    """The stream ends early: the client went away or the server is closing."""
+
+
+class FakeMessagesAPI:
+    """A threaded HTTP server on a free port of 127.0.0.1; use as a context manager."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._script: deque[Step] = deque()
+        self._requests: list[Request] = []
+        self._conns: set[socket.socket] = set()
+        self._threads: set[threading.Thread] = set()
+        self._closing = threading.Event()
+        self._server = _Server(self)
+        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-messages-api", daemon=True)
+        self._thread.start()
+
+    def __enter__(self) -> FakeMessagesAPI:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def script(self, *steps: Step) -> None:
+        """Queue responses; each POST /v1/messages takes the next one."""
+        with self._cond:
+            self._script.extend(steps)
+
+    @property
+    def remaining(self) -> int:
+        with self._cond:
+            return len(self._script)
+
+    @property
+    def requests(self) -> list[Request]:
+        with self._cond:
+            return list(self._requests)
+
+    def wait_for_request(self, n: int, timeout: float = 5.0) -> Request:
+        """Block until ``n`` requests have arrived and return the n-th (1-based)."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self._requests) >= n, timeout):
+                raise TimeoutError(f"{len(self._requests)} request(s) arrived, waited for {n}")
+            return self._requests[n - 1]
+
+    def close(self) -> None:
+        """Stop promptly: end the accept loop, cut every open connection, release waits on gates."""
+        if self._closing.is_set():
+            return
+        self._closing.set()
+        self._server.shutdown()
+        with self._cond:
+            conns, threads = list(self._conns), list(self._threads)
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self._server.server_close()
+        for thread in [self._thread, *threads]:
+            thread.join(timeout=2)
+
+    def _take(self, request: Request, routed: bool) -> Step | None:
+        with self._cond:
+            self._requests.append(request)
+            step = self._script.popleft() if routed and self._script else None
+            self._cond.notify_all()
+            return step
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # close() joins the handler threads itself, with a timeout
+
+    def __init__(self, api: FakeMessagesAPI) -> None:
+        self.api = api
+        super().__init__(("127.0.0.1", 0), _Handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], OSError):  # a client that hangs up is not news
+            super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.api._cond:
+            self.server.api._conns.add(self.connection)
+            self.server.api._threads.add(threading.current_thread())
+
+    def finish(self) -> None:
+        with self.server.api._cond:
+            self.server.api._conns.discard(self.connection)
+            self.server.api._threads.discard(threading.current_thread())
+        try:
+            super().finish()
+        except OSError:
+            pass
+
+    def log_message(self, *args: Any) -> None:  # keep test output quiet
+        pass
+
+    def do_POST(self) -> None:
+        self._serve()
+
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_POST
+
+    def _serve(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        request = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
+        routed = self.command == "POST" and urlsplit(self.path).path == MESSAGES_PATH
+        step = self.server.api._take(request, routed)
+        try:
+            if not routed:
+                request.outcome = "not_found"
+                self._send_error(404, "not_found_error", f"fake server: no route for {self.command} {self.path}",
+                                 {"x-should-retry": "false"})
+            elif step is None:  # x-should-retry: false, so an over-call fails at once, even with retries on
+                request.outcome = "exhausted"
+                self._send_error(500, "api_error", EXHAUSTED_MESSAGE, {"x-should-retry": "false"})
+            elif isinstance(step, HttpError):
+                request.outcome = "http_error"
+                self._send_error(step.status, step.error_type, step.message, step.headers)
+            else:
+                self._stream(step, request)
+        except (_Abort, OSError):
+            request.outcome = "server_closed" if self.server.api._closing.is_set() else "client_disconnected"
+            self.close_connection = True
+        finally:
+            request.done.set()
+
+    def _send_error(self, status: int, error_type: str, message: str, headers: dict[str, str] | None) -> None:
+        request_id = _new_id("req_")
+        data = json.dumps({"type": "error", "error": {"type": error_type, "message": message},
+                           "request_id": request_id}).encode()
+        self.send_response(status)
+        for name, value in {"content-type": "application/json", "content-length": str(len(data)),
+                            "request-id": request_id, **(headers or {})}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(self, step: Reply | StreamError | Drop, request: Request) -> None:
+        """Send the events; the outcome is set before the last bytes go out, so a client that has seen
+        the end of its stream can read it without a race."""
+        reply = step if isinstance(step, Reply) else step.reply
+        events = reply.events(len(request.raw))
+        if not isinstance(step, Reply):
+            events = events[:step.after_events]
+        self.send_response(200)
+        for name, value in (("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache"),
+                            ("transfer-encoding", "chunked"), ("request-id", _new_id("req_"))):
+            self.send_header(name, value)
+        self.end_headers()
+        first_delta_sent = False
+        for i, (name, payload) in enumerate(events):
+            if i and reply.delay and self.server.api._closing.wait(reply.delay):
+                raise _Abort
+            if self._peer_closed():
+                raise _Abort
+            self._event(name, payload)
+            if reply.gate is not None and name == "content_block_delta" and not first_delta_sent:
+                self._wait_gate(reply.gate)
+            first_delta_sent = first_delta_sent or name == "content_block_delta"
+        if isinstance(step, Drop):
+            request.outcome = "dropped"
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)  # no terminating chunk: the body is incomplete
+            return
+        if isinstance(step, StreamError):
+            request.outcome = "stream_error"
+            self._event("error", {"type": "error", "error": {"type": step.error_type, "message": step.message}})
+        else:
+            request.outcome = "complete"
+        self.wfile.write(b"0\r\n\r\n")
+
+    def _event(self, name: str, payload: dict[str, Any]) -> None:
+        data = f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))  # one chunk per event; wfile is unbuffered
+
+    def _wait_gate(self, gate: threading.Event) -> None:
+        """Wait for the test to open the gate, but give up on a closing server or a departed client."""
+        for _ in range(int(GATE_TIMEOUT / _POLL)):
+            if gate.wait(_POLL):
+                return
+            if self.server.api._closing.is_set() or self._peer_closed():
+                raise _Abort
+
+    def _peer_closed(self) -> bool:
+        """True once the client has hung up: a non-blocking peek reads end-of-file (or fails)."""
+        self.connection.setblocking(False)
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:  # nothing to read: still connected
+            return False
+        except OSError:
+            return True
+        finally:
+            self.connection.setblocking(True)
