@@ -12,6 +12,7 @@ DESCRIPTION = """\
 Review .docx contracts on your own machine: real pages, redlines, comments, and Claude at your side.
 
   folio-desktop [FILE]                     open the app (the bundled sample contract when no FILE)
+  folio-desktop FILE --summary             print the review at a glance instead of opening the app
   folio-desktop read FILE [--annotated]    print the document as blocks: [blockId] text
   folio-desktop read FILE --json           the block snapshot as JSON (spec §5.3 keys)
   folio-desktop stories FILE               list headers, footers and notes with their text
@@ -22,9 +23,12 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
                                            (--save OUT.docx keeps the edits suggest_changes made)
   folio-desktop compare OLD NEW -o OUT.docx [--summary] [--author NAME] [--privacy T ...]
                                            write a redline of OLD -> NEW as tracked changes
+  folio-desktop review FILE --prompt TEXT -o OUT.docx [--model ID] [--author NAME]
+                                           let Claude review FILE headless; its edits are tracked changes
+                                           (key from ANTHROPIC_API_KEY or the app's settings)
 """
 
-SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages")
+SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "review")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -46,6 +50,13 @@ def _build_parser() -> argparse.ArgumentParser:
     tool.add_argument("json", nargs="?", default="{}", help="the tool's arguments as JSON (default {})")
     tool.add_argument("--save", metavar="OUT.docx", help="save the document after the tool ran")
     tool.add_argument("--author", default="AI", help="author of tracked changes (default AI)")
+    review = sub.add_parser("review", help="let Claude review the document headless")
+    review.add_argument("file")
+    review.add_argument("--prompt", required=True, help="what to ask Claude")
+    review.add_argument("-o", "--output", required=True, metavar="OUT.docx", help="where to save the result")
+    review.add_argument("--model", help="model id (default: the settings' model)")
+    review.add_argument("--author", default="Claude", help="author of tracked changes (default Claude)")
+    review.add_argument("--base-url", help="API base URL (default: ANTHROPIC_BASE_URL or the SDK's)")
     for name, help_text in (("stories", "list the document's stories"), ("changes", "list pending changes"),
                             ("comments", "list comment threads")):
         p = sub.add_parser(name, help=help_text)
@@ -71,7 +82,7 @@ def sample_contract_path():
 
 
 def _summary(path: str) -> int:
-    """What `folio-desktop [FILE]` shows until the review window lands: the review at a glance."""
+    """`folio-desktop FILE --summary`: the review at a glance, without opening the app."""
     rev = _open(path)
     snap = rev.snapshot()
     changes = rev.get_changes()
@@ -82,7 +93,6 @@ def _summary(path: str) -> int:
     for entry in rev.outline():
         label = entry.block.display_label if entry.block.display_label != entry.block.style_id else ""
         print(f"  {'  ' * (entry.level - 1)}{label + ' ' if label else ''}{entry.block.text}")
-    print(f"The review window is not part of this build yet; `{APP_NAME} --help` lists the headless commands.")
     return 0
 
 
@@ -130,6 +140,11 @@ def _run_pages(args) -> int:
 
 
 def _run_headless(args) -> int:
+    if args.command == "review":
+        from .assistant.headless import run_review
+
+        return run_review(args.file, args.prompt, args.output, model=args.model, author=args.author,
+                          base_url=args.base_url)
     if args.command == "tool":
         return _run_tool(args)
     if args.command == "pages":
@@ -185,13 +200,19 @@ def main(argv: list[str] | None = None) -> int:
         # `folio-desktop [FILE]` opens the app.
         app_parser = argparse.ArgumentParser(prog=APP_NAME, add_help=False)
         app_parser.add_argument("file", nargs="?")
+        app_parser.add_argument("--summary", action="store_true")
         args = app_parser.parse_args(argv)
         args.command = None
     from .docx import DocxError
 
     try:
         if args.command is None:
-            return _summary(args.file or str(sample_contract_path()))
+            path = args.file or str(sample_contract_path())
+            if args.summary:
+                return _summary(path)
+            from .ui.app import run_app
+
+            return run_app(path)
         return _run_headless(args)
     except DocxError as exc:
         print(f"{APP_NAME}: {exc}", file=sys.stderr)

@@ -41,9 +41,19 @@ def test_the_environment_key_wins_and_base_url_comes_from_the_sdk_variable(tmp_p
     (tmp_path / CREDENTIALS_FILE).write_text(json.dumps({"apiKey": "from-file"}))
     env = {"ANTHROPIC_API_KEY": "from-env", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
     s = load_settings(tmp_path, environ=env)
-    assert (s.api_key, s.key_source, s.base_url, s.model) == ("from-env", "environment", "http://127.0.0.1:9",
-                                                               DEFAULT_MODEL)
+    assert (s.api_key, s.key_source, s.base_url, s.model) == ("from-env", "environment", None, DEFAULT_MODEL)
     assert "ANTHROPIC_API_KEY" in s.describe_key()
+
+
+def test_the_environment_base_url_is_used_but_never_saved(tmp_path, no_keyring, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://proxy.invalid")
+    loaded = load_settings(tmp_path)
+    assert loaded.base_url is None and loaded.effective_base_url == "http://proxy.invalid"
+    loaded.author = "A. Lawyer"
+    save_preferences(loaded)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    again = load_settings(tmp_path)
+    assert again.author == "A. Lawyer" and again.base_url is None and again.effective_base_url is None
 
 
 def test_a_typed_key_goes_to_an_owner_only_file_without_a_keyring(tmp_path, no_keyring):

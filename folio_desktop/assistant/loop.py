@@ -141,7 +141,9 @@ class ModelLoop:
         out = []
         for call in calls:
             if stop.is_set():
-                out.append(_tool_result(call["id"], "The user stopped the turn before this tool ran.", True))
+                envelope = {"ok": False, "error": "The user stopped the turn before this tool ran."}
+                listener.tool_finished(call["id"], call["name"], envelope)  # the panel shows it as not run
+                out.append(_tool_result(call["id"], envelope["error"], True))
                 continue
             if call["invalid"] is not None:
                 envelope = {"ok": False, "error": f"The input for {call['name']} was not valid JSON "

@@ -49,10 +49,15 @@ def _default_author() -> str:
 class AssistantSettings:
     api_key: str | None = None
     key_source: str | None = None  # SOURCE_ENVIRONMENT | SOURCE_KEYRING | SOURCE_FILE | None
-    base_url: str | None = None  # None: ANTHROPIC_BASE_URL or the SDK's default
+    base_url: str | None = None  # the settings' own override; None: ANTHROPIC_BASE_URL or the SDK's default
     model: str = DEFAULT_MODEL
     author: str = field(default_factory=_default_author)
     config_dir: Path = field(default_factory=default_config_dir)
+
+    @property
+    def effective_base_url(self) -> str | None:
+        """The URL requests go to: the override, else ANTHROPIC_BASE_URL (the SDK reads it itself)."""
+        return self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
 
     def describe_key(self) -> str:
         """One sentence for the settings dialog: where the key comes from."""
@@ -91,7 +96,9 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
     if isinstance(prefs.get("author"), str) and prefs["author"].strip():
         settings.author = prefs["author"].strip()
     base = prefs.get("baseUrl") if isinstance(prefs.get("baseUrl"), str) else None
-    settings.base_url = (base or "").strip() or environ.get("ANTHROPIC_BASE_URL") or None
+    # only the override is kept here: ANTHROPIC_BASE_URL stays the environment's (the SDK reads it), so
+    # saving preferences never writes it into settings.json
+    settings.base_url = (base or "").strip() or None
 
     key = environ.get("ANTHROPIC_API_KEY")
     if key:

@@ -1,0 +1,742 @@
+"""ChatPanel: the conversation with Claude beside the pages.
+
+A transcript (the lawyer's messages, Claude's replies rendered as Markdown while they stream, one
+compact chip per tool call, grey notices, styled faults), a composer (Enter sends, Shift+Enter
+breaks the line, Up/Down recall earlier messages), Stop, quick actions, a new conversation, a
+Markdown export, and a status line with the tokens and estimated cost of the turn and of the
+conversation.
+
+The turn itself runs in AssistantRunner's worker; every slot here runs on the GUI thread and does
+little work (streamed text is re-rendered at most every RENDER_MS), so the page view keeps laying
+out the changes Claude proposes while the reply is still streaming.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QTextCursor, QTextDocument, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..assistant import QUICK_ACTIONS, AssistantSettings, TurnResult
+from .assistant_runner import AssistantRunner
+
+RENDER_MS = 40  # streamed Markdown is re-rendered at most this often
+ARG_CHARS = 48  # a chip's argument summary is cut to about this many characters
+RESULT_CHARS = 200_000  # a chip's JSON view shows at most this much of a result
+WRITE_TOOLS = ("suggest_changes", "add_comment")
+SETTINGS_KINDS = ("no_key", "auth", "permission")  # faults the Settings dialog can fix
+
+STYLE = """
+QWidget#transcript { background: palette(base); }
+QLabel#user { background: #e8f0fe; border-radius: 8px; padding: 6px 9px; }
+QLabel#assistant { padding: 2px 3px; }
+QLabel#assistant[kept="false"] { color: #9aa0a6; }
+QLabel#notice { color: #80868b; font-size: 11px; padding: 0 3px; }
+QLabel#fault { background: #fce8e6; color: #a50e0e; border: 1px solid #ee675c; border-radius: 6px; padding: 6px 9px; }
+QLabel#fault[kind="max_tokens"] { background: #fef7e0; color: #7a4f01; border-color: #f9ab00; }
+QFrame#chip { border: 1px solid #dadce0; border-radius: 6px; background: #f8f9fa; }
+QFrame#chip[state="error"], QFrame#chip[state="stopped"] { border-color: #ee675c; background: #fef6f5; }
+QToolButton#chipHeader { border: none; padding: 2px 4px; text-align: left; }
+QLabel#status { color: #5f6368; font-size: 11px; }
+"""
+
+
+# -- the transcript as data (the widgets show it; export writes it) -----------------------------------
+
+
+@dataclass
+class TranscriptEntry:
+    kind: str  # user | assistant | tool | notice | fault
+    text: str = ""
+    name: str = ""  # tool name
+    call_id: str = ""
+    args: dict = field(default_factory=dict)
+    envelope: dict | None = None  # None while the tool runs
+    error_kind: str = ""  # fault: AssistantError.kind
+    kept: bool = True  # assistant text: False when the reply was cut off and dropped from the conversation
+
+    @property
+    def state(self) -> str:
+        """A tool entry's state: running | ok | error | stopped."""
+        if self.envelope is None:
+            return "running"
+        if self.envelope.get("ok"):
+            return "ok"
+        return "stopped" if "stopped the turn" in str(self.envelope.get("error", "")) else "error"
+
+
+def short_args(name: str, args) -> str:
+    """A few words that tell one call of a tool from another: the query, the block, the count."""
+    if not isinstance(args, dict) or not args:
+        return ""
+    if isinstance(args.get("query"), str):
+        return f"“{_cut(args['query'], ARG_CHARS)}”"
+    if isinstance(args.get("operations"), list):
+        n = len(args["operations"])
+        return f"{n} operation{'s' if n != 1 else ''}"
+    handle = args.get("handle")
+    if isinstance(handle, dict):
+        return _cut(str(handle.get("headingBlockId") or handle.get("relationshipId") or handle.get("noteId")
+                        or handle.get("type", "")), ARG_CHARS)
+    for key, label in (("blockId", "block "), ("page", "page "), ("commentId", "comment ")):
+        if key in args:
+            return _cut(f"{label}{args[key]}", ARG_CHARS)
+    parts = [f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in list(args.items())[:2]]
+    return _cut(", ".join(parts), ARG_CHARS)
+
+
+def result_summary(entry: TranscriptEntry) -> str:
+    """What a finished call did, in a few words."""
+    if entry.envelope is None:
+        return "running…"
+    if not entry.envelope.get("ok"):
+        return _cut(str(entry.envelope.get("error", "failed")), 90)
+    result = entry.envelope.get("result")
+    if entry.name in WRITE_TOOLS and isinstance(result, dict):
+        parts = [f"{len(result.get(k) or [])} {k}" for k in ("applied", "queued", "replayed", "skipped")
+                 if result.get(k)]
+        return ", ".join(parts) or "nothing applied"
+    if isinstance(result, dict) and isinstance(result.get("totalMatches"), int):
+        return f"{result['totalMatches']} match{'es' if result['totalMatches'] != 1 else ''}"
+    if isinstance(result, dict):
+        for key in ("sections", "blocks"):
+            if isinstance(result.get(key), list):
+                n = len(result[key])
+                return f"{n} {key if n != 1 else key[:-1]}"
+    if isinstance(result, list):
+        return f"{len(result)} item{'s' if len(result) != 1 else ''}"
+    return "ok"
+
+
+def show_targets(entry: TranscriptEntry) -> list[tuple[str, str, object]]:
+    """(operation id, what happened, target) for each operation of a write call: a target is a
+    TextRange dict for show_in_document, or a block id."""
+    result = (entry.envelope or {}).get("result")
+    if entry.name not in WRITE_TOOLS or not isinstance(result, dict):
+        return []
+    out: list[tuple[str, str, object]] = []
+    for receipt in result.get("receipts") or []:
+        target = None
+        for item in receipt.get("affected") or []:
+            if item.get("type") == "textRange" and isinstance(item.get("range"), dict):
+                target = item["range"]
+            else:
+                target = item.get("blockId") or item.get("anchorBlockId")
+            if target:
+                break
+        if target:
+            out.append((str(receipt.get("operationId", "")), "proposed", target))
+    ops = _input_operations(entry)
+    for skip in result.get("skipped") or []:
+        op_id = str(skip.get("id", ""))
+        op = _operation_for(op_id, ops)
+        target = None
+        if op is not None:
+            rng = op.get("range")
+            target = rng if isinstance(rng, dict) and rng.get("blockId") else op.get("blockId")
+        if isinstance(target, str | dict) and target:
+            out.append((op_id, f"skipped: {skip.get('reason', '')}", target))
+    return out
+
+
+def _input_operations(entry: TranscriptEntry) -> list[dict]:
+    if entry.name == "add_comment":
+        return [entry.args] if isinstance(entry.args, dict) else []
+    ops = entry.args.get("operations") if isinstance(entry.args, dict) else None
+    return [op for op in ops if isinstance(op, dict)] if isinstance(ops, list) else []
+
+
+def _operation_for(op_id: str, ops: list[dict]) -> dict | None:
+    """The input operation a result id names: by its own id, else by the position the parser
+    minted into it (op-<uuid>-<n>), else the only one."""
+    for op in ops:
+        if op.get("id") == op_id:
+            return op
+    tail = op_id.rsplit("-", 1)[-1]
+    if tail.isdigit() and 1 <= int(tail) <= len(ops) and "id" not in ops[int(tail) - 1]:
+        return ops[int(tail) - 1]
+    return ops[0] if len(ops) == 1 else None
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def transcript_markdown(entries: list[TranscriptEntry], title: str = "", model: str = "") -> str:
+    """The conversation as a Markdown document."""
+    lines = [f"# Conversation with Claude{f' about {title}' if title else ''}", ""]
+    stamp = datetime.now().strftime("%Y-%m-%d %H:%M")
+    lines += [f"_Exported {stamp}{f', model {model}' if model else ''}._", ""]
+    speaker = None
+    for entry in entries:
+        if entry.kind == "user":
+            lines += ["## You", "", entry.text, ""]
+            speaker = "user"
+        elif entry.kind == "assistant":
+            if speaker != "assistant":
+                lines += ["## Claude", ""]
+                speaker = "assistant"
+            lines += [entry.text + ("" if entry.kept else "\n\n_(cut off; not kept in the conversation)_"), ""]
+        elif entry.kind == "tool":
+            if speaker != "assistant":
+                lines += ["## Claude", ""]
+                speaker = "assistant"
+            args = short_args(entry.name, entry.args)
+            lines += [f"- Tool `{entry.name}`{f' ({args})' if args else ''}: {entry.state}, "
+                      f"{result_summary(entry)}", ""]
+        elif entry.kind == "notice":
+            lines += [f"_{entry.text}_", ""]
+        elif entry.kind == "fault":
+            lines += [f"> **Problem:** {entry.text}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_transcript(path: str | Path, entries: list[TranscriptEntry], title: str = "", model: str = "") -> Path:
+    path = Path(path)
+    path.write_text(transcript_markdown(entries, title, model), encoding="utf-8")
+    return path
+
+
+# -- widgets ------------------------------------------------------------------------------------------
+
+
+class Composer(QPlainTextEdit):
+    """The message box: Enter sends, Shift+Enter breaks the line; Up on the first line and Down on
+    the last line walk through the messages sent before (the draft is kept)."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.history: list[str] = []
+        self._index: int | None = None  # position in history while recalling; None: the draft
+        self._draft = ""
+        self.setPlaceholderText("Ask Claude about this contract… (Enter sends, Shift+Enter for a new line)")
+        self.setTabChangesFocus(True)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+        self.setFixedHeight(86)
+
+    def remember(self, text: str) -> None:
+        if text and (not self.history or self.history[-1] != text):
+            self.history.append(text)
+        self._index = None
+        self._draft = ""
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        key, mods = event.key(), event.modifiers()
+        if key in (Qt.Key_Return, Qt.Key_Enter):
+            if mods & Qt.ShiftModifier:
+                self.textCursor().insertText("\n")
+            elif not mods & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier):
+                self.submitted.emit(self.toPlainText())
+            return
+        if key == Qt.Key_Up and not mods & Qt.ShiftModifier and self._on_edge_line(first=True) and self._recall(-1):
+            return
+        if key == Qt.Key_Down and not mods & Qt.ShiftModifier and self._on_edge_line(first=False) \
+                and self._recall(1):
+            return
+        super().keyPressEvent(event)
+
+    def _on_edge_line(self, first: bool) -> bool:
+        cursor = self.textCursor()
+        block = cursor.block()
+        line = block.layout().lineForTextPosition(cursor.positionInBlock()) if block.layout() else None
+        number = line.lineNumber() if line is not None and line.isValid() else 0
+        if first:
+            return block.blockNumber() == 0 and number == 0
+        last_line = max(block.layout().lineCount() - 1, 0) if block.layout() else 0
+        return block.blockNumber() == self.document().blockCount() - 1 and number >= last_line
+
+    def _recall(self, step: int) -> bool:
+        if not self.history:
+            return False
+        if self._index is None:
+            if step > 0:
+                return False
+            self._draft = self.toPlainText()
+            index = len(self.history) - 1
+        else:
+            index = self._index + step
+            if index < 0:
+                return True  # at the oldest message: stay
+        if index >= len(self.history):
+            self._index = None
+            self._set(self._draft)
+        else:
+            self._index = index
+            self._set(self.history[index])
+        return True
+
+    def _set(self, text: str) -> None:
+        self.setPlainText(text)
+        self.moveCursor(QTextCursor.End)
+
+
+def _label(text: str, name: str, fmt=Qt.PlainText) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setTextFormat(fmt)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.LinksAccessibleByMouse)
+    label.setOpenExternalLinks(False)
+    label.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
+    label.setText(text)
+    return label
+
+
+class ToolChip(QFrame):
+    """One tool call: a one-line header (state, tool, arguments, outcome) that expands to the
+    JSON result, with Show links for the operations of a suggest_changes / add_comment call."""
+
+    showRequested = Signal(object)  # a TextRange dict or a block id
+
+    MARKS = {"running": "…", "ok": "✓", "error": "✗", "stopped": "■"}
+
+    def __init__(self, entry: TranscriptEntry, parent=None):
+        super().__init__(parent)
+        self.entry = entry
+        self.setObjectName("chip")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        self.header = QToolButton()
+        self.header.setObjectName("chipHeader")
+        self.header.setCheckable(True)
+        self.header.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.header.setArrowType(Qt.RightArrow)
+        self.header.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)  # a long line is cut, never widens
+        self.header.toggled.connect(self.set_expanded)
+        layout.addWidget(self.header)
+        self.links = _label("", "chipLinks", Qt.RichText)
+        self.links.linkActivated.connect(self._link)
+        self.links.hide()
+        layout.addWidget(self.links)
+        self.details = QPlainTextEdit()
+        self.details.setReadOnly(True)
+        self.details.setFont(QFont("monospace", 8))
+        self.details.setMaximumHeight(220)
+        self.details.hide()
+        layout.addWidget(self.details)
+        self._targets: list[tuple[str, str, object]] = []
+        self.refresh()
+
+    @property
+    def state(self) -> str:
+        return self.entry.state
+
+    @property
+    def expanded(self) -> bool:
+        return self.details.isVisibleTo(self)
+
+    def header_text(self) -> str:
+        args = short_args(self.entry.name, self.entry.args)
+        return (f"{self.MARKS[self.state]} {self.entry.name}{f'  {args}' if args else ''}"
+                f"  —  {result_summary(self.entry)}")
+
+    def refresh(self) -> None:
+        self.header.setText(self.header_text())
+        self.header.setToolTip(self.header_text())
+        self.setProperty("state", self.state)
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self._targets = show_targets(self.entry)
+        if self._targets:
+            rows = [f"{html.escape(_cut(op_id, 40))} ({html.escape(_cut(what, 80))}) · "
+                    f"<a href='show:{i}'>Show</a>" for i, (op_id, what, _t) in enumerate(self._targets)]
+            self.links.setText("<br>".join(rows))
+            self.links.show()
+        if self.expanded:
+            self._fill_details()
+
+    def set_expanded(self, on: bool) -> None:
+        if on:
+            self._fill_details()
+        self.details.setVisible(on)
+        self.header.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        if self.header.isChecked() != on:
+            self.header.setChecked(on)
+
+    def show_target(self, index: int = 0) -> None:
+        """What clicking the index-th Show link does."""
+        self.showRequested.emit(self._targets[index][2])
+
+    @property
+    def targets(self) -> list[tuple[str, str, object]]:
+        return list(self._targets)
+
+    def _link(self, href: str) -> None:
+        if href.startswith("show:"):
+            self.show_target(int(href[5:]))
+
+    def _fill_details(self) -> None:
+        envelope = self.entry.envelope
+        if envelope is None:
+            text = "Running…\n\nArguments:\n" + json.dumps(self.entry.args, ensure_ascii=False, indent=1)
+        elif envelope.get("ok"):
+            text = json.dumps(envelope.get("result"), ensure_ascii=False, indent=1)
+        else:
+            text = str(envelope.get("error"))
+        if len(text) > RESULT_CHARS:
+            text = text[:RESULT_CHARS] + "\n… (cut here)"
+        self.details.setPlainText(text)
+
+
+class ChatPanel(QWidget):
+    """The assistant side panel over one document's bridge (see the module docstring)."""
+
+    busyChanged = Signal(bool)
+    turnFinished = Signal(object)  # TurnResult, after the transcript shows it
+    settingsRequested = Signal()
+
+    def __init__(self, settings: AssistantSettings, bridge=None, parent=None, title: str = ""):
+        super().__init__(parent)
+        self.settings = settings
+        self.title = title
+        self.entries: list[TranscriptEntry] = []
+        self._items: list[QWidget] = []  # transcript widgets, in entry order
+        self._chips: dict[str, ToolChip] = {}
+        self._current_text: tuple[TranscriptEntry, QLabel] | None = None
+        self._stick = True  # keep the transcript scrolled to its end
+        self._usage_text = ""
+        self.setStyleSheet(STYLE)
+
+        self.runner = AssistantRunner(settings, bridge, parent=self)
+        self.runner.turnStarted.connect(self._on_turn_started)
+        self.runner.textDelta.connect(self._on_text)
+        self.runner.toolStarted.connect(self._on_tool_started)
+        self.runner.toolFinished.connect(self._on_tool_finished)
+        self.runner.notice.connect(self._on_notice)
+        self.runner.usage.connect(self._on_usage)
+        self.runner.turnFinished.connect(self._on_turn_finished)
+        self.runner.busyChanged.connect(self._on_busy)
+
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_MS)
+        self._render_timer.timeout.connect(self._render_text)
+        self._build()
+        self._on_busy(False)
+
+    # -- building -------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        outer.setSpacing(6)
+
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.scroll.setFrameShape(QFrame.StyledPanel)
+        self.transcript = QWidget()
+        self.transcript.setObjectName("transcript")
+        self._column = QVBoxLayout(self.transcript)
+        self._column.setContentsMargins(6, 6, 6, 6)
+        self._column.setSpacing(6)
+        self._column.addStretch(1)
+        self.scroll.setWidget(self.transcript)
+        bar = self.scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._follow_end)
+        bar.valueChanged.connect(lambda v: setattr(self, "_stick", v >= bar.maximum() - 4))
+        outer.addWidget(self.scroll, 1)
+
+        quick = QGridLayout()  # two a row: the labels stay readable in a narrow dock
+        quick.setSpacing(4)
+        self.quick_buttons: dict[str, QPushButton] = {}
+        for i, (label, prompt) in enumerate(QUICK_ACTIONS.items()):
+            button = QPushButton(label)
+            button.setToolTip(prompt)
+            button.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+            button.clicked.connect(lambda _=False, p=prompt: self.send(p))
+            quick.addWidget(button, i // 2, i % 2)
+            self.quick_buttons[label] = button
+        outer.addLayout(quick)
+
+        self.composer = Composer()
+        self.composer.submitted.connect(self.send)
+        outer.addWidget(self.composer)
+
+        row = QHBoxLayout()
+        self.new_button = QPushButton("New conversation")
+        self.new_button.clicked.connect(self.new_conversation)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the transcript as a Markdown file")
+        self.export_button.clicked.connect(lambda: self.export_transcript())
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop)
+        self.send_button = QPushButton("Send")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(lambda: self.send())
+        row.addWidget(self.new_button)
+        row.addWidget(self.export_button)
+        row.addStretch(1)
+        row.addWidget(self.stop_button)
+        row.addWidget(self.send_button)
+        outer.addLayout(row)
+
+        self.status_label = _label("", "status")
+        outer.addWidget(self.status_label)
+
+    # -- public ---------------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.busy
+
+    @property
+    def bridge(self):
+        return self.runner.bridge
+
+    def set_bridge(self, bridge, title: str = "") -> None:
+        """Talk about another document: its tools, and a fresh conversation."""
+        if self.busy:
+            self.shutdown_turn()
+        self.runner.set_bridge(bridge)
+        self.title = title
+        self._clear()
+
+    def set_settings(self, settings: AssistantSettings) -> None:
+        if self.busy:
+            self.shutdown_turn()
+        self.settings = settings
+        self.runner.apply_settings(settings)
+
+    def send(self, text: str | None = None) -> bool:
+        """Send `text` (default: the composer's) as the next user message. False when a turn is
+        running, or there is nothing to send."""
+        from_composer = text is None
+        text = (self.composer.toPlainText() if from_composer else text).strip()
+        if not text:
+            return False
+        if self.busy:
+            self._set_status("Claude is still working: wait for the reply, or press Stop.")
+            return False
+        if self.bridge is None:
+            self._add_fault("Open a document first: Claude reads and edits the document open beside this panel.",
+                            "no_document")
+            return False
+        self.composer.remember(text)
+        if from_composer or self.composer.toPlainText().strip() == text:
+            self.composer.clear()
+        return self.runner.start(text)
+
+    def stop(self) -> None:
+        if self.busy:
+            self.runner.stop()
+            self.stop_button.setEnabled(False)
+            self._set_status("Stopping…")
+
+    def new_conversation(self) -> None:
+        if self.busy:
+            return
+        self.runner.new_conversation()
+        self._clear()
+
+    def export_transcript(self, path: str | Path | None = None) -> Path | None:
+        """Write the transcript as Markdown; without a path, ask for one."""
+        if path is None:
+            stem = Path(self.title).stem if self.title else "conversation"
+            chosen, _filter = QFileDialog.getSaveFileName(self, "Export transcript", f"{stem} - Claude.md",
+                                                          "Markdown (*.md);;All files (*)")
+            if not chosen:
+                return None
+            path = chosen
+        try:
+            return write_transcript(path, self.entries, self.title, self.settings.model)
+        except OSError as exc:
+            self._add_fault(f"The transcript could not be written to {path} ({exc.strerror or exc}).", "export")
+            return None
+
+    def transcript_markdown(self) -> str:
+        return transcript_markdown(self.entries, self.title, self.settings.model)
+
+    def show_target(self, target) -> bool:
+        """Show an operation's place in the document: a text range when it still matches, else its block."""
+        bridge = self.bridge
+        if bridge is None or not target:
+            return False
+        show = getattr(bridge, "show_in_document", None)
+        if isinstance(target, dict):
+            if callable(show) and show(target):
+                return True
+            target = target.get("blockId")
+            if not target:
+                return False
+        if callable(show):
+            return bool(show({"type": "block", "story": "main", "blockId": target}))
+        scroll = getattr(bridge, "scroll_to_block", None)
+        return bool(scroll(target)) if callable(scroll) else False
+
+    def items(self, kind: str | None = None) -> list[QWidget]:
+        """The transcript's widgets (of one entry kind), in order."""
+        return [w for w, e in zip(self._items, self.entries) if kind is None or e.kind == kind]
+
+    def chips(self) -> list[ToolChip]:
+        return [w for w in self._items if isinstance(w, ToolChip)]
+
+    def visible_text(self) -> str:
+        """What the transcript shows, as plain text (chips by their header line)."""
+        out = []
+        for widget, entry in zip(self._items, self.entries):
+            if isinstance(widget, ToolChip):
+                out.append(widget.header_text())
+            elif entry.kind == "assistant":
+                doc = QTextDocument()
+                doc.setMarkdown(widget.text())
+                out.append(doc.toPlainText())
+            elif widget.textFormat() == Qt.RichText:
+                out.append(QTextDocumentFragment.fromHtml(widget.text()).toPlainText())
+            else:
+                out.append(widget.text())
+        return "\n".join(out)
+
+    def shutdown(self) -> bool:
+        """End a running turn for good (the window is closing)."""
+        self._render_timer.stop()
+        return self.runner.shutdown()
+
+    def shutdown_turn(self) -> None:
+        """Stop a running turn and wait for it to end (before the document or settings change)."""
+        self.runner.stop_and_wait()
+
+    # -- runner signals (GUI thread) -----------------------------------------------------------------
+
+    def _on_turn_started(self, text: str) -> None:
+        self._add(TranscriptEntry("user", text), _label(text, "user"))
+        self._current_text = None
+        self._set_status("Claude is working…")
+
+    def _on_text(self, delta: str) -> None:
+        if self._current_text is None:
+            entry = TranscriptEntry("assistant")
+            label = _label("", "assistant", Qt.MarkdownText)
+            self._add(entry, label)
+            self._current_text = (entry, label)
+        self._current_text[0].text += delta
+        if not self._render_timer.isActive():
+            self._render_timer.start()
+
+    def _render_text(self) -> None:
+        if self._current_text is not None:
+            entry, label = self._current_text
+            label.setText(entry.text)
+
+    def _end_text(self) -> None:
+        self._render_text()
+        self._render_timer.stop()
+        self._current_text = None
+
+    def _on_tool_started(self, call_id: str, name: str, args) -> None:
+        self._end_text()
+        self._chip(call_id, name, args)
+
+    def _on_tool_finished(self, call_id: str, name: str, envelope) -> None:
+        self._end_text()
+        chip = self._chips.get(call_id) or self._chip(call_id, name, {})  # invalid input: never started
+        chip.entry.envelope = envelope if isinstance(envelope, dict) else {"ok": False, "error": str(envelope)}
+        chip.refresh()
+
+    def _chip(self, call_id: str, name: str, args) -> ToolChip:
+        entry = TranscriptEntry("tool", name=name, call_id=call_id, args=args if isinstance(args, dict) else {})
+        chip = ToolChip(entry)
+        chip.showRequested.connect(self.show_target)
+        self._chips[call_id] = chip
+        self._add(entry, chip)
+        return chip
+
+    def _on_notice(self, message: str) -> None:
+        self._end_text()
+        self._add(TranscriptEntry("notice", message), _label(message, "notice"))
+
+    def _on_usage(self, turn, total) -> None:
+        model = self.settings.model
+        self._usage_text = f"This turn: {turn.describe(model)}\nConversation: {total.describe(model)}"
+        self._set_status(("Claude is working…\n" if self.busy else "") + self._usage_text)
+
+    def _on_turn_finished(self, result: TurnResult) -> None:
+        last = self._current_text
+        self._end_text()
+        if result.status in ("stopped", "failed") and last is not None and self.entries \
+                and self.entries[-1] is last[0]:
+            # the reply being streamed was dropped from the conversation: show that it was
+            last[0].kept = False
+            last[1].setProperty("kept", "false")
+            last[1].setToolTip("This reply was cut off and is not part of the conversation.")
+            last[1].style().unpolish(last[1])
+            last[1].style().polish(last[1])
+        if result.status == "stopped":
+            self._on_notice("Stopped. Changes Claude proposed before the stop stay in the document.")
+        if result.error is not None:
+            self._add_fault(result.error.message, result.error.kind)
+        for chip in self._chips.values():
+            if chip.entry.envelope is None:  # cannot happen with the loop's contract; never leave a spinner
+                chip.entry.envelope = {"ok": False, "error": "The user stopped the turn before this tool finished."}
+                chip.refresh()
+        self._set_status(self._usage_text)
+        self.composer.setFocus()
+        self.turnFinished.emit(result)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.stop_button.setEnabled(busy)
+        self.send_button.setEnabled(not busy)
+        self.new_button.setEnabled(not busy)
+        for button in self.quick_buttons.values():
+            button.setEnabled(not busy)
+        self.busyChanged.emit(busy)
+
+    # -- transcript ---------------------------------------------------------------------------------------
+
+    def _add(self, entry: TranscriptEntry, widget: QWidget) -> None:
+        self.entries.append(entry)
+        self._items.append(widget)
+        self._column.insertWidget(self._column.count() - 1, widget)
+        widget.show()  # now, not when the layout gets to it: the transcript is read as it grows
+
+    def _add_fault(self, message: str, kind: str) -> None:
+        self._end_text()
+        text = html.escape(message)
+        if kind in SETTINGS_KINDS:
+            text += " <a href='settings'>Open Settings…</a>"
+        label = _label(text, "fault", Qt.RichText)
+        label.setProperty("kind", kind)
+        label.linkActivated.connect(lambda href: self.settingsRequested.emit() if href == "settings" else None)
+        self._add(TranscriptEntry("fault", message, error_kind=kind), label)
+
+    def _clear(self) -> None:
+        self._render_timer.stop()
+        for widget in self._items:
+            self._column.removeWidget(widget)
+            widget.deleteLater()
+        self._items.clear()
+        self.entries.clear()
+        self._chips.clear()
+        self._current_text = None
+        self._usage_text = ""
+        self._set_status("")
+
+    def _follow_end(self, _lo: int, hi: int) -> None:
+        if self._stick:
+            self.scroll.verticalScrollBar().setValue(hi)
+
+    def _set_status(self, text: str) -> None:
+        self.status_label.setText(text)
