@@ -13,7 +13,8 @@ from PySide6.QtCore import Qt
 
 from folio_desktop.assistant import QUICK_ACTIONS, load_settings
 from folio_desktop.assistant import settings as settings_module
-from folio_desktop.ui.chat_panel import ChatPanel, Composer
+from folio_desktop.ui.chat_panel import ChatPanel
+from folio_desktop.ui.composer import Composer
 from folio_desktop.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.timeout(60)
