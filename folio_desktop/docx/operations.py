@@ -129,7 +129,7 @@ class OperationEngine:
         planned = [p for p in planned if p.index not in skipped]
         self._pair_moves(planned, mode)
 
-        state = doc.package.checkpoint(self._parts_to_checkpoint())
+        state = doc.package.checkpoint(self.parts_to_checkpoint())
         stamp = Stamp(author or self.author, now_iso(), self._revision_cursor())
         cursor_before = stamp.cursor[0]
         applied: dict[int, dict] = {}
@@ -183,7 +183,7 @@ class OperationEngine:
                 doc.version -= 1  # nothing the caller can see changed
                 stamp.cursor[0] = cursor_before
         else:
-            for part in self._parts_to_checkpoint():
+            for part in self.parts_to_checkpoint():
                 if doc.package.has_part(part):
                     doc.package.mark_dirty(part)
             doc.invalidate()
@@ -423,7 +423,7 @@ class OperationEngine:
             self._cursor = [max_revision_id(roots)]
         return self._cursor
 
-    def _parts_to_checkpoint(self) -> list[str]:
+    def parts_to_checkpoint(self) -> list[str]:
         doc = self.doc
         names = [doc.main_part, "[Content_Types].xml"]
         for suffix in ("comments", "commentsExtended", "commentsIds", "numbering", "commentsExtensible"):

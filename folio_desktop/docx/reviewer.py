@@ -6,8 +6,9 @@ import hashlib
 import os
 from pathlib import Path
 
-from . import views
+from . import checkpoints, views
 from .changes import Change, census
+from .checkpoints import Checkpoint
 from .comments import Comment, read_comments, threads
 from .document import Document, Story
 from .errors import CorruptDocxError, DocxError, SaveConflictError
@@ -179,6 +180,16 @@ class DocxReviewer:
     def undo_document_operations(self, handle) -> dict:
         return self.engine.undo(handle)
 
+    def checkpoint(self) -> Checkpoint:
+        """The document's whole editable state now (every story, comments, numbering), compact, for
+        restore(): undo steps that span more than one batch (accept, reject, an agent turn)."""
+        return checkpoints.take(self.document, self.engine)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Put the document back as it was at checkpoint(); the same checkpoint can be restored again.
+        The version still moves forward, so a batch pinned to the state in between is refused."""
+        checkpoints.restore(self.document, self.engine, checkpoint)
+
     # -- reviewing: accept, reject, comments ----------------------------------------------------------
 
     def accept_change(self, change_id: int) -> bool:
@@ -196,6 +207,18 @@ class DocxReviewer:
         from .resolve import accept_changes
 
         return accept_changes(self.document)
+
+    def accept_changes(self, change_ids) -> int:
+        """Accept several changes in one pass (their resolutions interact, so they go together);
+        returns how many census entries were resolved."""
+        from .resolve import accept_changes
+
+        return accept_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
+
+    def reject_changes(self, change_ids) -> int:
+        from .resolve import reject_changes
+
+        return reject_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
 
     def reject_all(self) -> int:
         from .resolve import reject_changes

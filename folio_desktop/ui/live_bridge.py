@@ -16,8 +16,6 @@ from __future__ import annotations
 from ..agents.bridges import ReviewerBridge, decode_comment_id
 from ..agents.execute import range_still_matches
 from ..docx.textkit import utf16_to_index
-from .review_marks import display_offset
-from .text_flow import TextPos
 
 
 class LiveBridge(ReviewerBridge):
@@ -47,7 +45,7 @@ class LiveBridge(ReviewerBridge):
         result = self.reviewer.engine.apply(batch, author=self.author)
         # previewed, rejected, or nothing applied (all skipped or replayed): the document is unchanged
         if result.get("status") == "committed" and result.get("applied"):
-            self._refresh(_touched_blocks(result))
+            self._refresh(touched_blocks(result))
             self._notify(result)
         return result
 
@@ -145,28 +143,12 @@ class LiveBridge(ReviewerBridge):
         block = snapshot.block(target["blockId"])
         start = utf16_to_index(block.text, target["startOffset"])
         end = utf16_to_index(block.text, target["endOffset"])
-        ends = self._text_positions(block.id, start, end)
-        if ends is None or not self.view.scroll_to_block(block.id, start):
+        if not self.view.scroll_to_block(block.id, start):
             return False
-        self.view._select(*ends)  # replaces the whole-block selection scroll_to_block made
-        return True
-
-    def _text_positions(self, block_id: str, start: int, end: int) -> tuple[TextPos, TextPos] | None:
-        """View positions of accepted-view [start, end) of a block, which may run over pages."""
-        flow = self.view._flow
-        first = last = None
-        for index in flow.block_entries(block_id):
-            frag = flow.entries[index][1]
-            lo, hi = frag.display_range
-            a, b = display_offset(frag.para, start), display_offset(frag.para, end, end=True)
-            if first is None and lo <= a < hi:
-                first = TextPos(index, a)
-            if lo < b <= hi:
-                last = TextPos(index, b)
-        return (first, last) if first is not None and last is not None else None
+        return self.view.select_range(block.id, start, end)  # replaces the whole-block selection
 
 
-def _touched_blocks(result: dict) -> set[str]:
+def touched_blocks(result: dict) -> set[str]:
     """Blocks a batch's receipts name (edited, commented, or anchoring an insertion)."""
     ids = set()
     for receipt in result.get("receipts", ()):

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from .review_marks import text_edges
+from .review_marks import display_offset, text_edges
 from .text_flow import TextPos
 
 
@@ -28,6 +28,25 @@ class SelectionMixin:
         if not entries:
             return False
         self._select(self._flow.start(entries[0]), self._flow.end(entries[-1]))
+        return True
+
+    def select_range(self, block_id: str, start: int, end: int) -> bool:
+        """Select accepted-view [start, end) of a block, which may run over a page break."""
+        flow = self._flow
+        entries = flow.block_entries(block_id)
+        if not entries:
+            return False
+
+        def position(offset: int, at_end: bool) -> TextPos:
+            index = entries[-1]
+            for candidate in entries:
+                lo, hi = flow.entries[candidate][1].accepted_range
+                if lo <= offset < hi or (at_end and lo < offset <= hi):
+                    index = candidate
+                    break
+            return TextPos(index, display_offset(flow.entries[index][1].para, offset, end=at_end))
+
+        self._select(position(start, False), position(end, True))
         return True
 
     def select_all(self) -> None:

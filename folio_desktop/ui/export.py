@@ -1,0 +1,95 @@
+"""Export to PDF: the laid-out pages painted by the view's own painter, one PDF page per layout page
+at each section's page size.
+
+With markup the PDF shows what the view shows: redlines in the authors' colours, change bars and
+comment balloons. Without it, a copy of the document with every change accepted is laid out and
+painted plain; the open document is never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
+
+from ..docx import DocxReviewer
+from ..docx.errors import DocxError
+from ..docx.package import atomic_write
+from ..layout import DocumentLayout, Page, layout_document
+from .page_painter import paint_page
+from .review_marks import ReviewIndex
+
+LAYOUT_DPI = 96  # layout pixels; the writer uses the same resolution so fonts measure as laid out
+POINTS_PER_PX = 72 / LAYOUT_DPI
+
+
+class _NoMarks(ReviewIndex):
+    """No comment balloons (a clean copy still carries comment ranges)."""
+
+    def balloons(self, page, right):
+        return []
+
+
+def export_pdf(reviewer, path, markup: bool = True, *, layout: DocumentLayout | None = None,
+               progress: Callable[[int, int], None] | None = None) -> int:
+    """Write the document as a PDF; returns the number of pages written.
+
+    layout: the view's finished layout of this reviewer, to skip laying out again (markup only).
+    progress: called with (pages painted, total) after each page.
+    Raises DocxError with a message for the user when the file cannot be written."""
+    if markup:
+        marks = ReviewIndex(reviewer)
+        pages = (layout or layout_document(reviewer.document)).pages
+    else:
+        clean = DocxReviewer.from_bytes(reviewer.to_bytes())
+        clean.accept_all()
+        marks = _NoMarks()
+        pages = layout_document(clean.document, show_markup=False).pages
+    title = Path(reviewer.source_path).stem if getattr(reviewer, "source_path", None) else ""
+    data = render_pdf(pages, marks, title, progress)
+    try:
+        atomic_write(path, data)
+    except PermissionError:
+        raise DocxError(f"You do not have permission to write {path}; export it somewhere else.") from None
+    except OSError as exc:
+        raise DocxError(f"{path} could not be written ({exc.strerror or exc}).") from None
+    return len(pages)
+
+
+def render_pdf(pages: list[Page], marks: ReviewIndex, title: str = "",
+               progress: Callable[[int, int], None] | None = None) -> bytes:
+    """The PDF bytes of the pages (built in memory so a failed export never leaves half a file)."""
+    if not pages:
+        raise DocxError("The document has no pages to export.")
+    buffer = QBuffer()
+    buffer.setData(QByteArray())
+    buffer.open(QIODevice.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(LAYOUT_DPI)
+    writer.setTitle(title)
+    writer.setCreator("folio-desktop")
+    painter = None
+    try:
+        for index, page in enumerate(pages):
+            writer.setPageLayout(_page_layout(page))  # before newPage(): the next page takes it
+            if painter is None:
+                painter = QPainter(writer)
+            else:
+                writer.newPage()
+            paint_page(painter, page, QRectF(0, 0, page.width, page.height), 1.0, marks)
+            if progress is not None:
+                progress(index + 1, len(pages))
+    finally:
+        if painter is not None:
+            painter.end()
+    buffer.close()
+    return bytes(buffer.data())
+
+
+def _page_layout(page: Page) -> QPageLayout:
+    # the exact sheet of the section (portrait or landscape as laid out), not the nearest standard size
+    size = QPageSize(QSizeF(page.width * POINTS_PER_PX, page.height * POINTS_PER_PX), QPageSize.Point, "",
+                     QPageSize.ExactMatch)
+    return QPageLayout(size, QPageLayout.Portrait, QMarginsF(0, 0, 0, 0))
