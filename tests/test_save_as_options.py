@@ -13,13 +13,9 @@ from ooxml_validate import load_wml_schema, part_errors
 
 from folio_desktop.agents.privacy import InvalidPrivacyOptionsError
 from folio_desktop.docx import DocxReviewer
+from folio_desktop.docx.comment_strip import strip_comments
 from folio_desktop.docx.errors import DocxError
-from folio_desktop.ui.save_as_dialog import (
-    SaveAsOptionsDialog,
-    SaveOptions,
-    save_with_options,
-    strip_comments,
-)
+from folio_desktop.ui.save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
 
 REPLIES = CORPUS / "superdoc_word_comments_replies_tracked.docx"  # 6 comments, Cole Palmer's metadata
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"
