@@ -1,26 +1,73 @@
-"""Start the desktop app: one QApplication, one ReviewWindow, the document given (or the sample)."""
+"""Start the desktop app: one QApplication, one ReviewWindow, the document given (or the sample),
+after offering back any unsaved work a crash left in the recovery folder."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from .. import APP_NAME, __version__
+
+RESTORE, DISCARD, LATER = "restore", "discard", "later"
+ORGANIZATION = "folio"
+
+
+def ask_recovery(window, entry) -> str:
+    """Ask whether to restore one recovery copy: RESTORE, DISCARD or LATER (kept for next time)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(QMessageBox.Question, APP_NAME,
+                      f"{APP_NAME} closed without saving your work on {entry.name}.", QMessageBox.NoButton, window)
+    box.setInformativeText(f"A copy of it from {entry.saved_at.replace('T', ' ')} (UTC) was kept. Restore it?")
+    restore = box.addButton("Restore", QMessageBox.AcceptRole)
+    discard = box.addButton("Discard", QMessageBox.DestructiveRole)
+    box.addButton("Later", QMessageBox.RejectRole)
+    box.setDefaultButton(restore)
+    box.exec()
+    clicked = box.clickedButton()
+    return RESTORE if clicked is restore else DISCARD if clicked is discard else LATER
+
+
+def offer_recovery(window, choose: Callable | None = None) -> bool:
+    """Offer each recovery copy, newest first, until one is restored into `window`; True if one was.
+    `choose(window, entry)` answers instead of the dialog (tests)."""
+    choose = choose or ask_recovery
+    for entry in window.recovery.entries():
+        if window.reviewer is not None and entry.original_path == window.path:
+            continue  # the document open here: its copy is the one being kept up to date
+        answer = choose(window, entry)
+        if answer == DISCARD:
+            window.recovery.discard(entry)
+        elif answer == RESTORE and window.open_recovered(entry):
+            return True
+    return False
+
+
+def start_window(path: str | None = None, choose: Callable | None = None, settings=None):
+    """The shown review window: recovered work when the lawyer restores some, else `path`."""
+    from PySide6.QtWidgets import QApplication
+
+    from .review_window import ReviewWindow
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationVersion(__version__)
+    window = ReviewWindow(settings)
+    if window.desktop.value("window/geometry") is None:
+        window.resize(1440, 920)
+    window.show()
+    if not offer_recovery(window, choose) and path:
+        window.open_document(path)  # a file that cannot be opened is explained in a dialog
+    return window
 
 
 def run_app(path: str | None = None, argv: list[str] | None = None) -> int:
     """Show the review window on `path` and run the event loop until it closes; the exit code."""
     from PySide6.QtWidgets import QApplication
 
-    from .review_window import ReviewWindow
-
     if argv is None:
         argv = [sys.argv[0] if sys.argv else APP_NAME]
     app = QApplication.instance() or QApplication(argv)
-    app.setApplicationName(APP_NAME)
-    app.setApplicationVersion(__version__)
-    window = ReviewWindow()
-    window.resize(1440, 920)
-    window.show()
-    if path:
-        window.open_document(path)  # a file that cannot be opened is explained in a dialog
+    window = start_window(path)  # noqa: F841 - kept alive while the loop runs
     return app.exec()

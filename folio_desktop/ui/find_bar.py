@@ -31,10 +31,6 @@ def find_hits(reviewer, query: str, match_case: bool = False, whole_word: bool =
     return hits
 
 
-def select_accepted_range(view, block_id: str, start: int, end: int) -> bool:
-    return view.select_range(block_id, start, end)
-
-
 class FindBar(QWidget):
     closed = Signal()
 

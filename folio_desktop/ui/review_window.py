@@ -1,245 +1,194 @@
-"""ReviewWindow: the document as pages in the middle, Claude in a dock on the right.
+"""ReviewWindow: the review desk. The document as pages in the middle; outline, changes and comments
+docked on the left; Claude docked on the right; menus, toolbar and the usual shortcuts.
 
-A first, small main window: open, save, save as, assistant settings, accept or reject the tracked
-change last clicked (or the one under the selection), zoom. The model works through a LiveBridge
-over the open document, so its proposals land in the pages as it makes them.
+Every change to the document goes through one ReviewActions (the lawyer's edits, accepts and
+rejects, and each of Claude's turns as a whole), so one undo stack covers them all; comments go
+straight through the reviewer. After any change the view is laid out again from the first page the
+change touches, and the panels read the document again. The model works through a LiveBridge over
+the open document, so its proposals land in the pages as it makes them.
+
+Opening, saving, exporting and recovery live in window_files.FilesMixin; the editing and review
+commands in window_commands.CommandsMixin; the menus in window_actions.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QUndoGroup
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from .. import APP_NAME
 from ..assistant import AssistantSettings, load_settings
-from ..docx import DocxError, DocxReviewer
+from ..docx import DocxReviewer
+from .audit_log import AuditLog
+from .audit_trail import proposal_entries, tool_call_entry
+from .changes_panel import ChangesPanel
 from .chat_panel import ChatPanel
+from .comments_panel import CommentsPanel
+from .find_bar import FindBar
 from .live_bridge import LiveBridge
+from .outline_panel import OutlinePanel
 from .page_view import PageView
+from .recent_files import RecentFiles, desktop_settings
+from .recovery import RECOVERY_DIR, Autosaver, RecoveryStore, autosave_interval_ms
+from .review_actions import ReviewActions
 from .settings_dialog import SettingsDialog
+from .view_selection import top_block_id
+from .window_actions import DOCUMENT_ACTIONS, install_actions
+from .window_commands import CommandsMixin
+from .window_files import FilesMixin
 
-INLINE_CHANGES = ("insertion", "deletion", "formatting")  # resolving these touches one paragraph only
-MARK_OF = {"insertion": "paragraphMarkInserted", "deletion": "paragraphMarkDeleted"}
-DOCX_FILTER = "Word documents (*.docx);;All files (*)"
+FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
+STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
 
 
-class ReviewWindow(QMainWindow):
+class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
     documentOpened = Signal(str)  # path
-    documentChanged = Signal()  # an edit by Claude, or a change accepted or rejected here
+    documentChanged = Signal()  # an edit, accept, reject, comment, undo or a change Claude made
 
     def __init__(self, settings: AssistantSettings | None = None, parent=None):
         super().__init__(parent)
         self.settings = settings if settings is not None else load_settings()
         self.reviewer: DocxReviewer | None = None
         self.bridge: LiveBridge | None = None
+        self.review_actions: ReviewActions | None = None
+        self.audit: AuditLog | None = None
         self.path: str | None = None
         self.ask_before_discarding = True  # closing or opening over unsaved edits asks first
+        self.compare_windows: list = []
         self._clicked_change: int | None = None
         self._saved_version: str | None = None
+        self._source_digest: str | None = None
+        self._tool_args: dict[str, dict] = {}
+
+        self.desktop = desktop_settings(self.settings.config_dir)
+        self.recent = RecentFiles(self.desktop)
+        self.recovery = RecoveryStore(Path(self.settings.config_dir) / RECOVERY_DIR)
+        self.autosaver = Autosaver(self.recovery, self._recovery_source,
+                                   autosave_interval_ms(self.desktop.value("autosave/seconds")), parent=self)
+        self.autosaver.failed.connect(lambda message: self.statusBar().showMessage(message, 10000))
+        self.undo_group = QUndoGroup(self)
 
         self.view = PageView()
-        self.setCentralWidget(self.view)
-        self.chat = ChatPanel(self.settings, parent=self)
-        self.dock = QDockWidget("Claude", self)
-        self.dock.setObjectName("assistantDock")
-        self.dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
-        self.dock.setWidget(self.chat)
-        self.addDockWidget(Qt.RightDockWidgetArea, self.dock)
-        self.resizeDocks([self.dock], [420], Qt.Horizontal)
+        self.find_bar = FindBar()
+        self.find_bar.hide()
+        self.find_bar.closed.connect(self.view.setFocus)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.view, 1)
+        self.setCentralWidget(central)
 
-        self._make_actions()
-        self.view.changeClicked.connect(self._on_change_clicked)
-        self.view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
-        self.chat.settingsRequested.connect(self.show_settings)
-        self.chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
+        self.outline = OutlinePanel()
+        self.changes = ChangesPanel()
+        self.comments = CommentsPanel()
+        self.chat = ChatPanel(self.settings, parent=self)
+        self.outline_dock = self._dock("Outline", "outlineDock", self.outline, Qt.LeftDockWidgetArea)
+        self.changes_dock = self._dock("Changes", "changesDock", self.changes, Qt.LeftDockWidgetArea)
+        self.comments_dock = self._dock("Comments", "commentsDock", self.comments, Qt.LeftDockWidgetArea)
+        self.dock = self._dock("Claude", "assistantDock", self.chat, Qt.RightDockWidgetArea)
+        self.splitDockWidget(self.outline_dock, self.changes_dock, Qt.Vertical)
+        self.tabifyDockWidget(self.changes_dock, self.comments_dock)
+        self.changes_dock.raise_()
+        self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
+        self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
+
+        install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        self._connect()
+        self.setAcceptDrops(True)
         self.statusBar()
         self._update_title()
+        self._update_enabled()
+        self.restore_layout()
 
-    # -- actions --------------------------------------------------------------------------------------
+    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
 
-    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False: slot())
-        return action
+    def _connect(self) -> None:
+        view = self.view
+        view.changeClicked.connect(self._on_change_clicked)
+        view.commentClicked.connect(self._on_comment_clicked)
+        view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
+        view.layoutFinished.connect(lambda _n: self._on_layout_finished())
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(FOLLOW_MS)
+        self._follow_timer.timeout.connect(self.follow_scroll)
+        view.verticalScrollBar().valueChanged.connect(lambda _v: self._follow_timer.start())
 
-    def _make_actions(self) -> None:
-        self.open_action = self._action("Open…", self.open_dialog, QKeySequence.Open, "Open a .docx document")
-        self.save_action = self._action("Save", self.save_document, QKeySequence.Save, "Save the document")
-        self.save_as_action = self._action("Save As…", self.save_as_dialog, QKeySequence.SaveAs,
-                                           "Save the document under a new name")
-        self.settings_action = self._action("Settings…", self.show_settings, None,
-                                            "API key, model and the author name of tracked changes")
-        self.accept_action = self._action("Accept change", self.accept_change, "Ctrl+Shift+A",
-                                          "Accept the tracked change you clicked")
-        self.reject_action = self._action("Reject change", self.reject_change, "Ctrl+Shift+R",
-                                          "Reject the tracked change you clicked")
-        self.zoom_in_action = self._action("Zoom in", self.view.zoom_in, QKeySequence.ZoomIn)
-        self.zoom_out_action = self._action("Zoom out", self.view.zoom_out, QKeySequence.ZoomOut)
-        self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
+        self.outline.blockActivated.connect(self.go_to_block)
+        self.changes.changeActivated.connect(self.show_change)
+        self.changes.acceptRequested.connect(lambda ids: self.accept_changes(ids))
+        self.changes.rejectRequested.connect(lambda ids: self.reject_changes(ids))
+        self.comments.commentActivated.connect(self.show_comment)
+        self.comments.replyRequested.connect(self.reply_to_comment)
+        self.comments.resolveRequested.connect(self.resolve_comment)
+        self.comments.addRequested.connect(self.add_comment)
 
-        file_menu = self.menuBar().addMenu("&File")
-        for action in (self.open_action, self.save_action, self.save_as_action):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        review_menu = self.menuBar().addMenu("&Review")
-        review_menu.addAction(self.accept_action)
-        review_menu.addAction(self.reject_action)
-        view_menu = self.menuBar().addMenu("&View")
-        view_menu.addAction(self.zoom_in_action)
-        view_menu.addAction(self.zoom_out_action)
-        view_menu.addAction(self.dock.toggleViewAction())
+        chat, runner = self.chat, self.chat.runner
+        chat.settingsRequested.connect(self.show_settings)
+        chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
+        # a turn of Claude's is one undo step, however many batches it applies
+        runner.turnStarted.connect(self._on_turn_started)
+        chat.turnFinished.connect(self._on_turn_finished)
+        runner.toolStarted.connect(lambda call_id, _name, args: self._tool_args.__setitem__(call_id, args))
+        runner.toolFinished.connect(self._on_tool_finished)
 
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("mainToolbar")
-        toolbar.setMovable(False)
-        for action in (self.open_action, self.save_action, None, self.accept_action, self.reject_action, None,
-                       self.zoom_out_action, self.zoom_in_action, None, self.settings_action):
-            if action is None:
-                toolbar.addSeparator()
-            else:
-                toolbar.addAction(action)
-
-    # -- documents ------------------------------------------------------------------------------------
+    # -- the open document ----------------------------------------------------------------------------
 
     @property
     def modified(self) -> bool:
         return self.reviewer is not None and self.reviewer.document_version() != self._saved_version
 
-    def open_document(self, path: str | os.PathLike) -> bool:
-        """Show a document and point Claude at it (a new conversation). False, after telling the
-        user why, when it cannot be opened."""
-        path = os.fspath(path)
-        if not self._confirm_discard():
-            return False
-        try:
-            reviewer = DocxReviewer.open(path, author=self.settings.author)
-        except DocxError as exc:
-            self._error("The document could not be opened", str(exc))
-            return False
+    def _install(self, reviewer: DocxReviewer, path: str, saved: bool = True, digest: str | None = None) -> None:
+        """Show `reviewer` (the document at `path`) in the view, the panels and the chat."""
         if self.chat.busy:
             self.chat.shutdown_turn()
-        self.reviewer = reviewer
-        self.path = path
+        old = self.review_actions
+        if old is not None:
+            self.undo_group.removeStack(old.undo_stack)
+            old.deleteLater()
+        self.reviewer, self.path = reviewer, path
         self._clicked_change = None
+        self._source_digest = digest if digest is not None else _file_digest(path)
+        self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
+        self.review_actions.changed.connect(self._on_actions_changed)
+        self.undo_group.addStack(self.review_actions.undo_stack)
+        self.undo_group.setActiveStack(self.review_actions.undo_stack)
+        self.audit = AuditLog(path, folder=Path(self.settings.config_dir) / "audit")
+        self.audit.who = self.settings.author
         self.bridge = LiveBridge(reviewer, self.view, author=self.settings.author, on_changed=self._on_model_changed)
         self.chat.set_bridge(self.bridge, title=Path(path).name)
-        self._saved_version = reviewer.document_version()
+        self.outline.set_document(reviewer)
+        self.changes.set_document(reviewer)
+        self.comments.set_document(reviewer)
+        self.find_bar.attach(self.view, reviewer)
+        self._saved_version = reviewer.document_version() if saved else None
         self._update_title()
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        self._update_enabled()
         self.documentOpened.emit(path)
-        return True
 
-    def save_document(self, path: str | os.PathLike | None = None) -> bool:
-        """Save to `path` (Save As) or to the file the document came from."""
-        if self.reviewer is None:
-            return False
-        target = os.fspath(path) if path is not None else self.path
-        if target is None:
-            return self.save_as_dialog()
-        try:
-            written = self.reviewer.save(target)
-        except DocxError as exc:
-            self._error("The document was not saved", str(exc))
-            return False
-        self.path = written
-        self._saved_version = self.reviewer.document_version()
+    def _after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
+        """The document changed: lay out what it touched again, read the panels again, mark the
+        window modified and schedule a recovery copy."""
+        if relayout:
+            self._relayout(block_ids)
+        self.changes.refresh()
+        self.comments.refresh()
+        if self.view.document_layout is None:  # a full relayout is running: pages come with it
+            self.outline.refresh()
         self._update_title()
-        self.statusBar().showMessage(f"Saved {written}", 5000)
-        return True
-
-    def open_dialog(self) -> bool:
-        start = str(Path(self.path).parent) if self.path else ""
-        chosen, _ = QFileDialog.getOpenFileName(self, "Open document", start, DOCX_FILTER)
-        return self.open_document(chosen) if chosen else False
-
-    def save_as_dialog(self) -> bool:
-        if self.reviewer is None:
-            return False
-        chosen, _ = QFileDialog.getSaveFileName(self, "Save document as", self.path or "", DOCX_FILTER)
-        return self.save_document(chosen) if chosen else False
-
-    # -- tracked changes ------------------------------------------------------------------------------
-
-    def _on_change_clicked(self, change_id: int) -> None:
-        self._clicked_change = change_id
-        change = self._change(change_id)
-        if change is not None:
-            who = f" by {change.author}" if change.author else ""
-            self.statusBar().showMessage(f"{change.type.capitalize()}{who}: “{change.text[:60]}”. "
-                                         "Accept or reject it from the Review menu.")
-
-    def _change(self, change_id: int | None):
-        if self.reviewer is None or change_id is None:
-            return None
-        return next((c for c in self.reviewer.get_changes() if c.id == change_id), None)
-
-    def current_change_id(self) -> int | None:
-        """The change last clicked in the pages, else the one under the selection."""
-        if self._change(self._clicked_change) is not None:
-            return self._clicked_change
-        return self._change_under_selection()
-
-    def _change_under_selection(self) -> int | None:
-        # PageView keeps its selection and redline index private; read them the way its own
-        # click handling does (PageView._click) until it offers this itself
-        view = self.view
-        for pos, back in ((view._anchor, 0), (view._caret, 1)):
-            if pos is None or not view._flow.entries:
-                continue
-            frag = view._flow.frag(pos)
-            found = view._marks.change_at(frag, max(pos.offset - back, 0))
-            if found is not None:
-                return found[0]
-        return None
-
-    def accept_change(self, change_id: int | None = None) -> bool:
-        return self._resolve(True, change_id)
-
-    def reject_change(self, change_id: int | None = None) -> bool:
-        return self._resolve(False, change_id)
-
-    def _resolve(self, accept: bool, change_id: int | None) -> bool:
-        verb = "accept" if accept else "reject"
-        change = self._change(change_id if change_id is not None else self.current_change_id())
-        if change is None:
-            self.statusBar().showMessage(f"Click a tracked change in the document first, then {verb} it.", 5000)
-            return False
-        resolve = self.reviewer.accept_change if accept else self.reviewer.reject_change
-        mark = self._paragraph_mark_of(change)  # found first: resolving the text changes the block
-        done = resolve(change.id)
-        if done and mark is not None:
-            resolve(mark.id)
-        if not done:
-            self.statusBar().showMessage(f"That change could not be {verb}ed; it may already be resolved.", 5000)
-            return False
-        self._clicked_change = None
-        # the document's version moves with the accept/reject; the bridge reads it live, so a
-        # batch Claude pinned to the old version is refused rather than applied to changed text
-        inline = change.type in INLINE_CHANGES and change.block_id and mark is None
-        self._relayout({change.block_id} if inline else None)
-        self._update_title()
-        self.statusBar().showMessage(f"{verb.capitalize()}ed the {change.type} “{change.text[:60]}”.", 5000)
+        self.autosaver.changed()
         self.documentChanged.emit()
-        return True
-
-    def _paragraph_mark_of(self, change):
-        """A whole inserted (or deleted) paragraph is two revisions, its text and its paragraph
-        mark; the lawyer sees one change, so both are resolved together (as Word does)."""
-        kind = MARK_OF.get(change.type)
-        if kind is None:
-            return None
-        return next((c for c in self.reviewer.get_changes() if c.type == kind and c.block_id == change.block_id
-                     and c.author == change.author and c.text == change.text), None)
 
     def _relayout(self, block_ids: set[str] | None) -> None:
         layout = self.view.document_layout
@@ -247,20 +196,64 @@ class ReviewWindow(QMainWindow):
             self.view.relayout()
             return
         h, v = self.view.horizontalScrollBar().value(), self.view.verticalScrollBar().value()
+        # remeasures only the changed paragraphs and paginates on from the first page they touch
         layout.relayout(changed_block_ids=block_ids)
         self.view.set_layout(layout, self.reviewer)
         self.view.horizontalScrollBar().setValue(h)
         self.view.verticalScrollBar().setValue(v)
 
+    def _on_actions_changed(self, block_ids) -> None:
+        self._clicked_change = None  # ids are renumbered by accepts, rejects and undo
+        self._after_change(set(block_ids) if block_ids else None)
+
     def _on_model_changed(self, result: dict) -> None:
-        self._update_title()
+        # the bridge has already laid the pages out again
+        self._after_change(None, relayout=False)
         n = len(result.get("applied") or [])
         if n:
             self.statusBar().showMessage(f"Claude proposed {n} edit{'s' if n != 1 else ''}: "
                                          "they are tracked changes for you to accept or reject.", 8000)
-        self.documentChanged.emit()
 
-    # -- settings, title, closing ----------------------------------------------------------------------
+    def _on_comment_clicked(self, comment_id: int) -> None:
+        if self.comments_dock.isVisible():
+            self.comments_dock.raise_()  # its tab may be behind the changes panel's
+        self.comments.select_comment(comment_id)
+
+    def _on_layout_finished(self) -> None:
+        self.outline.refresh(self.view.document_layout)
+        self.follow_scroll()
+
+    def follow_scroll(self) -> None:
+        """Highlight in the outline the section at the top of the pages."""
+        if self.reviewer is not None and self.view.pages:
+            self.outline.follow(top_block_id(self.view))
+
+    # -- Claude's turns and the audit log ------------------------------------------------------------
+
+    def _on_turn_started(self, text: str) -> None:
+        if self.review_actions is not None:
+            self.review_actions.begin_agent_turn(text)  # the undo step reads "Claude's turn: <text>"
+
+    def _on_turn_finished(self, _result) -> None:
+        if self.review_actions is not None:
+            self.review_actions.end_agent_turn()
+        self._tool_args.clear()
+
+    def _on_tool_finished(self, call_id: str, name: str, envelope) -> None:
+        if self.audit is None:
+            return
+        args = self._tool_args.pop(call_id, {})
+        who = f"Claude ({self.settings.model})"
+        self.audit.record("tool_call", who=who, **tool_call_entry(name, args, envelope))
+        for entry in proposal_entries(name, args, envelope):
+            self.audit.record("proposal", who=who, **entry)
+
+    def record(self, kind: str, **fields) -> None:
+        """An event of the lawyer's in the audit log (made under the settings' author name)."""
+        if self.audit is not None:
+            self.audit.record(kind, who=self.settings.author, **fields)
+
+    # -- settings, title, layout, closing ------------------------------------------------------------
 
     def show_settings(self) -> bool:
         dialog = SettingsDialog(self.settings, self)
@@ -278,11 +271,35 @@ class ReviewWindow(QMainWindow):
             self.reviewer.engine.author = self.settings.author
         if self.bridge is not None:
             self.bridge.author = self.settings.author
+        if self.review_actions is not None:
+            self.review_actions.set_author(self.settings.author)
+        if self.audit is not None:
+            self.audit.who = self.settings.author
 
     def _update_title(self) -> None:
         name = Path(self.path).name if self.path else "No document"
         self.setWindowModified(self.modified)
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+
+    def _update_enabled(self) -> None:
+        has_document = self.reviewer is not None
+        for name in DOCUMENT_ACTIONS:
+            getattr(self, name).setEnabled(has_document)
+
+    def save_layout(self) -> None:
+        """Remember the window's size and position and where its docks are."""
+        self.desktop.setValue("window/geometry", self.saveGeometry())
+        self.desktop.setValue("window/state", self.saveState(STATE_VERSION))
+        self.desktop.sync()
+
+    def restore_layout(self) -> bool:
+        geometry, state = self.desktop.value("window/geometry"), self.desktop.value("window/state")
+        restored = False
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            restored = self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            restored = self.restoreState(state, STATE_VERSION) or restored
+        return restored
 
     def _confirm_discard(self) -> bool:
         """True when there are no unsaved edits, or the user saved or dropped them."""
@@ -303,5 +320,18 @@ class ReviewWindow(QMainWindow):
         if not self._confirm_discard():
             event.ignore()
             return
+        self.save_layout()
+        self.autosaver.stop()
+        if self.reviewer is not None:
+            self.recovery.remove(self.path)  # saved, or the lawyer chose to drop it
         self.chat.shutdown()
         super().closeEvent(event)
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+

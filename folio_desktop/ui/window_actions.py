@@ -1,0 +1,169 @@
+"""The review desk's menus, toolbar and shortcuts, built over a ReviewWindow's slots.
+
+Each action is also an attribute of the window (window.accept_action, window.find_action, ...), so
+tests and the window's own code reach them by name; the menus hold the same QAction objects.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+# (attribute, text, slot name on the window, shortcut: a standard key, a string or None, status tip)
+FILE = [
+    ("open_action", "&Open…", "open_dialog", QKeySequence.Open, "Open a .docx document"),
+    None,  # Open Recent goes here
+    ("save_action", "&Save", "save_document", QKeySequence.Save, "Save the document"),
+    ("save_as_action", "Save &As…", "save_as_dialog", QKeySequence.SaveAs,
+     "Save under a new name, choosing what metadata and comments to keep"),
+    "-",
+    ("compare_action", "&Compare…", "compare_dialog", None, "Compare two versions: the redline opens in a new window"),
+    "-",
+    ("export_pdf_action", "Export &PDF (with redlines)…", "export_pdf_dialog", None,
+     "The pages as laid out, with tracked changes and comment markers"),
+    ("export_clean_pdf_action", "Export clean PD&F…", "export_clean_pdf_dialog", None,
+     "The document as it reads with every change accepted"),
+    ("export_audit_jsonl_action", "Export audit log (JSON &Lines)…", "export_audit_jsonl_dialog", None,
+     "Every tool call, proposal, accept and reject on this document, one JSON object a line"),
+    ("export_audit_html_action", "Export audit log (&HTML)…", "export_audit_html_dialog", None,
+     "The audit log as a readable report"),
+    "-",
+    ("settings_action", "Se&ttings…", "show_settings", None,
+     "API key, model and the author name of tracked changes"),
+    "-",
+    ("close_action", "&Close", "close", QKeySequence.Close, "Close this window"),
+    ("quit_action", "&Quit", "quit_app", QKeySequence.Quit, "Close every window and quit"),
+]
+EDIT = [
+    "undo", "redo", "-",
+    ("find_action", "&Find…", "show_find", QKeySequence.Find, "Find text in the document"),
+    ("find_next_action", "Find &Next", "find_next", QKeySequence.FindNext, None),
+    ("find_previous_action", "Find Pre&vious", "find_previous", QKeySequence.FindPrevious, None),
+    "-",
+    ("edit_paragraph_action", "&Edit paragraph…", "edit_paragraph", "F2",
+     "Rewrite the paragraph at the cursor; the difference becomes a tracked change"),
+    ("insert_paragraph_action", "&Insert paragraph after…", "insert_paragraph", "Ctrl+Return",
+     "Add a new paragraph after the one at the cursor, as a tracked insertion"),
+    ("delete_paragraph_action", "&Delete paragraph", "delete_paragraph", "Ctrl+Shift+Backspace",
+     "Delete the paragraph at the cursor, as a tracked deletion"),
+    ("replace_selection_action", "&Replace selection…", "replace_selection", QKeySequence.Replace,
+     "Replace the selected text, as a tracked change"),
+]
+REVIEW = [
+    ("next_change_action", "&Next change", "next_change", "Ctrl+.", "Go to the next tracked change"),
+    ("previous_change_action", "&Previous change", "previous_change", "Ctrl+,", "Go to the previous tracked change"),
+    "-",
+    ("accept_action", "&Accept change", "accept_change", "Ctrl+Shift+A", "Accept the selected tracked change"),
+    ("reject_action", "&Reject change", "reject_change", "Ctrl+Shift+R", "Reject the selected tracked change"),
+    ("accept_all_action", "Accept a&ll changes", "accept_all", None, "Accept every change the changes panel shows"),
+    ("reject_all_action", "Reject all c&hanges", "reject_all", None, "Reject every change the changes panel shows"),
+    "-",
+    ("add_comment_action", "Add &comment…", "add_comment_dialog", "Ctrl+Alt+M",
+     "Comment on the selected text (or the paragraph at the cursor)"),
+]
+VIEW = [
+    ("zoom_in_action", "Zoom &in", "zoom_in", QKeySequence.ZoomIn, None),
+    ("zoom_out_action", "Zoom &out", "zoom_out", QKeySequence.ZoomOut, None),
+    ("actual_size_action", "&Actual size", "actual_size", "Ctrl+0", None),
+    ("fit_width_action", "Fit &width", "fit_width", "Ctrl+1", None),
+    ("fit_page_action", "Fit &page", "fit_page", "Ctrl+2", None),
+    "-", "docks",
+]
+TOOLBAR = ("open_action", "save_action", None, "undo_action", "redo_action", None, "find_action", None,
+           "previous_change_action", "next_change_action", "accept_action", "reject_action", None,
+           "add_comment_action", "edit_paragraph_action", None, "zoom_out_action", "zoom_in_action", None,
+           "settings_action")
+# what the text-only toolbar shows (QAction.iconText), where the menu text is too long for it
+TOOLBAR_TEXT = {"previous_change_action": "◀ Previous", "next_change_action": "Next ▶", "accept_action": "Accept",
+                "reject_action": "Reject", "add_comment_action": "Comment", "edit_paragraph_action": "Edit",
+                "zoom_out_action": "−", "zoom_in_action": "+", "settings_action": "Settings"}
+# actions that need an open document (disabled until one is open)
+DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "export_clean_pdf_action",
+                    "export_audit_jsonl_action", "export_audit_html_action", "find_action", "find_next_action",
+                    "find_previous_action", "edit_paragraph_action", "insert_paragraph_action",
+                    "delete_paragraph_action", "replace_selection_action", "next_change_action",
+                    "previous_change_action", "accept_action", "reject_action", "accept_all_action",
+                    "reject_all_action", "add_comment_action")
+# editing shortcuts act only while the pages have the focus: typed in the chat or a panel's field,
+# Ctrl+Return or Ctrl+Shift+Backspace must not insert or delete a paragraph
+PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",
+                  "replace_selection_action")
+FALLBACK_KEYS = {QKeySequence.Quit: "Ctrl+Q", QKeySequence.Close: "Ctrl+W"}
+
+
+def _shortcuts(key) -> list[QKeySequence]:
+    if key is None:
+        return []
+    if isinstance(key, str):
+        return [QKeySequence(key)]
+    bindings = QKeySequence.keyBindings(key)
+    # some platforms bind nothing to a standard key (Quit on Linux): the usual one then
+    return bindings or ([QKeySequence(FALLBACK_KEYS[key])] if key in FALLBACK_KEYS else [])
+
+
+def make_action(window, spec) -> QAction:
+    attribute, text, slot_name, key, tip = spec
+    action = QAction(text, window)
+    action.setObjectName(attribute)
+    action.setShortcuts(_shortcuts(key))
+    if tip:
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+    slot = getattr(window, slot_name)
+    action.triggered.connect(lambda _checked=False: slot())
+    setattr(window, attribute, action)
+    return action
+
+
+def _undo_actions(window, group) -> tuple[QAction, QAction]:
+    """Undo and Redo over the undo group's active stack. The menu text names the step ("Undo Accept
+    change"); the toolbar keeps a short label and shows the step as its tooltip."""
+    out = []
+    for make, short, key, changed in ((group.createUndoAction, "Undo", QKeySequence.Undo, group.undoTextChanged),
+                                      (group.createRedoAction, "Redo", QKeySequence.Redo, group.redoTextChanged)):
+        action = make(window, f"&{short}")
+        action.setShortcuts(QKeySequence.keyBindings(key))
+        action.setIconText(short)
+        changed.connect(lambda text, a=action, s=short: (a.setIconText(s), a.setToolTip(f"{s} {text}".strip())))
+        out.append(action)
+    return out[0], out[1]
+
+
+def install_actions(window, undo_group, docks) -> None:
+    """Create every action as window.<attribute>, the menu bar, the Open Recent submenu
+    (window.recent_menu) and the main toolbar. Uses window.view for the page-only shortcuts."""
+    undo_action, redo_action = _undo_actions(window, undo_group)
+    window.undo_action, window.redo_action = undo_action, redo_action
+    bar = window.menuBar()
+    for title, specs in (("&File", FILE), ("&Edit", EDIT), ("&Review", REVIEW), ("&View", VIEW)):
+        menu = bar.addMenu(title)
+        menu.setObjectName(title.replace("&", "").lower() + "_menu")
+        setattr(window, menu.objectName(), menu)
+        for spec in specs:
+            if spec is None:
+                window.recent_menu = menu.addMenu("Open &Recent")
+                window.recent_menu.aboutToShow.connect(window.fill_recent_menu)
+            elif spec == "-":
+                menu.addSeparator()
+            elif spec in ("undo", "redo"):
+                menu.addAction(undo_action if spec == "undo" else redo_action)
+            elif spec == "docks":
+                for dock in docks:
+                    menu.addAction(dock.toggleViewAction())
+            else:
+                menu.addAction(make_action(window, spec))
+    for name in PAGE_SHORTCUTS:
+        action = getattr(window, name)
+        action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        window.view.addAction(action)
+    toolbar = window.addToolBar("Main")
+    toolbar.setObjectName("mainToolbar")
+    for name in TOOLBAR:
+        if name is None:
+            toolbar.addSeparator()
+            continue
+        action = getattr(window, name)
+        if name in TOOLBAR_TEXT:
+            action.setIconText(TOOLBAR_TEXT[name])
+        toolbar.addAction(action)
+    window.main_toolbar = toolbar

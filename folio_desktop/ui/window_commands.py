@@ -1,0 +1,310 @@
+"""The review desk's commands: moving through the document, accepting and rejecting, editing
+paragraphs, and comments. Mixed into ReviewWindow, whose view, panels and ReviewActions they use.
+
+Edits, accepts and rejects go through ReviewActions (tracked changes under the lawyer's name, one
+undo step each); its `changed` signal makes the window lay out and refresh. Comments go through
+the reviewer directly and refresh here. Each is written to the audit log.
+"""
+
+from __future__ import annotations
+
+from .edit_dialogs import ask_text
+from .review_actions import EditRefused
+from .view_selection import current_block_id, selection_range, show_change
+
+CLIP = 60
+
+
+def _clip(text: str, n: int = CLIP) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class CommandsMixin:
+    # -- view -----------------------------------------------------------------------------------------
+
+    def zoom_in(self) -> None:
+        self.view.zoom_in()
+
+    def zoom_out(self) -> None:
+        self.view.zoom_out()
+
+    def actual_size(self) -> None:
+        self.view.set_zoom(1.0)
+
+    def fit_width(self) -> None:
+        self.view.fit_width()
+
+    def fit_page(self) -> None:
+        self.view.fit_page()
+
+    def go_to_block(self, block_id: str) -> bool:
+        shown = self.view.scroll_to_block(block_id)
+        if shown:
+            self.view.setFocus()
+        return shown
+
+    # -- find -----------------------------------------------------------------------------------------
+
+    def show_find(self) -> None:
+        if self.reviewer is not None:
+            selected = self.view.selection_text()
+            self.find_bar.open(selected if selected and "\n" not in selected else None)
+
+    def find_next(self) -> bool:
+        if not self.find_bar.isVisible():
+            self.show_find()
+        return self.find_bar.find_next()
+
+    def find_previous(self) -> bool:
+        if not self.find_bar.isVisible():
+            self.show_find()
+        return self.find_bar.find_previous()
+
+    # -- tracked changes ------------------------------------------------------------------------------
+
+    def _on_change_clicked(self, change_id: int) -> None:
+        self._clicked_change = change_id
+        self.changes.select_change(change_id)
+        change = self._change(change_id)
+        if change is not None:
+            who = f" by {change.author}" if change.author else ""
+            self.statusBar().showMessage(f"{change.type.capitalize()}{who}: “{_clip(change.text)}”. "
+                                         "Accept or reject it from the Review menu.")
+
+    def show_change(self, change_id: int) -> bool:
+        """Select a change in the pages (the changes panel asked, or next/previous)."""
+        change = self._change(change_id)
+        if change is None:
+            return False
+        self._clicked_change = change_id
+        return show_change(self.view, change)
+
+    def next_change(self) -> int | None:
+        found = self.changes.next_change()
+        if found is None:
+            self.statusBar().showMessage("There are no tracked changes to go to.", 5000)
+        return found
+
+    def previous_change(self) -> int | None:
+        found = self.changes.previous_change()
+        if found is None:
+            self.statusBar().showMessage("There are no tracked changes to go to.", 5000)
+        return found
+
+    def _change(self, change_id: int | None):
+        if self.reviewer is None or change_id is None:
+            return None
+        return next((c for c in self.reviewer.get_changes() if c.id == change_id), None)
+
+    def current_change_id(self) -> int | None:
+        """The change last clicked in the pages or chosen in the panel, else the one under the selection."""
+        if self._change(self._clicked_change) is not None:
+            return self._clicked_change
+        return self._change_under_selection()
+
+    def _change_under_selection(self) -> int | None:
+        view = self.view
+        for pos, back in ((view._anchor, 0), (view._caret, 1)):
+            if pos is None or not view._flow.entries:
+                continue
+            frag = view._flow.frag(pos)
+            found = view._marks.change_at(frag, max(pos.offset - back, 0))
+            if found is not None:
+                return found[0]
+        return None
+
+    def accept_change(self, change_id: int | None = None) -> bool:
+        return self._resolve_one(True, change_id)
+
+    def reject_change(self, change_id: int | None = None) -> bool:
+        return self._resolve_one(False, change_id)
+
+    def accept_changes(self, change_ids: list[int]) -> int:
+        return self._resolve(True, change_ids)
+
+    def reject_changes(self, change_ids: list[int]) -> int:
+        return self._resolve(False, change_ids)
+
+    def accept_all(self) -> int:
+        return self._resolve(True, self.changes.visible_change_ids())
+
+    def reject_all(self) -> int:
+        return self._resolve(False, self.changes.visible_change_ids())
+
+    def _resolve_one(self, accept: bool, change_id: int | None) -> bool:
+        verb = "accept" if accept else "reject"
+        chosen = change_id if change_id is not None else self.current_change_id()
+        if self._change(chosen) is None:
+            self.statusBar().showMessage(f"Click a tracked change in the document first, then {verb} it.", 5000)
+            return False
+        return self._resolve(accept, [chosen]) > 0
+
+    def _resolve(self, accept: bool, change_ids: list[int]) -> int:
+        """Accept or reject changes as one undo step (ReviewActions takes a whole inserted or deleted
+        paragraph's mark along with its text, as Word does). Returns how many were resolved."""
+        verb = "accept" if accept else "reject"
+        if self.reviewer is None or not change_ids:
+            return 0
+        by_id = {c.id: c for c in self.reviewer.get_changes()}
+        chosen = [by_id[i] for i in dict.fromkeys(change_ids) if i in by_id]
+        done = (self.review_actions.accept if accept else self.review_actions.reject)([c.id for c in chosen])
+        if not done:
+            self.statusBar().showMessage(f"That change could not be {verb}ed; it may already be resolved.", 5000)
+            return 0
+        self._clicked_change = None
+        for change in chosen:
+            self.record(verb, change_id=change.id, type=change.type, text=change.text, author=change.author,
+                        blockId=change.block_id)
+        if len(chosen) == 1:
+            change = chosen[0]
+            self.statusBar().showMessage(f"{verb.capitalize()}ed the {change.type} “{_clip(change.text)}”.", 5000)
+        else:
+            self.statusBar().showMessage(f"{verb.capitalize()}ed {len(chosen)} changes.", 5000)
+        return done
+
+    # -- editing --------------------------------------------------------------------------------------
+
+    def ask_text(self, title: str, prompt: str, text: str = "", ok_text: str = "OK",
+                 one_paragraph: bool = True) -> str | None:
+        return ask_text(self, title, prompt, text, ok_text, one_paragraph)
+
+    def _target_block(self, what: str):
+        block_id = current_block_id(self.view) if self.reviewer is not None else None
+        block = self.reviewer.snapshot().block(block_id) if block_id else None
+        if block is None:
+            self.statusBar().showMessage(f"Click in a paragraph of the document first, then {what}.", 5000)
+        return block
+
+    def _edit(self, done: str, edit, *args) -> bool:
+        """Run one ReviewActions edit; a refused edit is explained in the status bar."""
+        try:
+            edit(*args)
+        except EditRefused as exc:
+            self.statusBar().showMessage(f"The edit was not made. {exc.message}", 8000)
+            return False
+        self.statusBar().showMessage(f"{done} as a tracked change under {self.settings.author}.", 5000)
+        return True
+
+    def edit_paragraph(self) -> bool:
+        block = self._target_block("edit it")
+        if block is None:
+            return False
+        text = self.ask_text("Edit paragraph", "Rewrite the paragraph. Your changes become tracked changes.",
+                             block.text, "Apply")
+        if text is None or text == block.text:
+            return False
+        if not self._edit("Edited the paragraph", self.review_actions.edit_paragraph, block.id, text):
+            return False
+        self.record("edit", action="edit_paragraph", blockId=block.id, before=block.text, after=text)
+        return True
+
+    def insert_paragraph(self) -> bool:
+        block = self._target_block("insert after it")
+        if block is None:
+            return False
+        text = self.ask_text("Insert paragraph", f"The new paragraph, after “{_clip(block.text, 80)}”:", "", "Insert")
+        if not text:
+            return False
+        if not self._edit("Inserted the paragraph", self.review_actions.insert_paragraph_after, block.id, text):
+            return False
+        self.record("edit", action="insert_paragraph_after", blockId=block.id, text=text)
+        return True
+
+    def delete_paragraph(self) -> bool:
+        block = self._target_block("delete it")
+        if block is None:
+            return False
+        if not self._edit("Deleted the paragraph", self.review_actions.delete_paragraph, block.id):
+            return False
+        self.record("edit", action="delete_paragraph", blockId=block.id, text=block.text)
+        return True
+
+    def replace_selection(self) -> bool:
+        found = selection_range(self.view) if self.reviewer is not None else None
+        if found is None:
+            self.statusBar().showMessage("Select some text inside one paragraph first, then replace it.", 5000)
+            return False
+        block_id, start, end = found
+        block = self.reviewer.snapshot().block(block_id)
+        old = block.text[start:end]
+        text = self.ask_text("Replace selection", f"Replace “{_clip(old, 80)}” with:", old, "Replace")
+        if text is None or text == old:
+            return False
+        if not self._edit("Replaced the selection", self.review_actions.replace_range, block_id, start, end, text):
+            return False
+        self.record("edit", action="replace_range", blockId=block_id, before=old, after=text)
+        return True
+
+    # -- comments -------------------------------------------------------------------------------------
+
+    def add_comment_dialog(self) -> bool:
+        if self.reviewer is None:
+            return False
+        text = self.ask_text("Add comment", "Your comment on the selected text:", "", "Comment", one_paragraph=False)
+        return bool(text and text.strip()) and self.add_comment(text.strip()) is not None
+
+    def add_comment(self, text: str) -> int | None:
+        """Comment the selected text (or, with no selection, the paragraph at the cursor)."""
+        if self.reviewer is None:
+            return None
+        found = selection_range(self.view)
+        block_id = found[0] if found else current_block_id(self.view)
+        if block_id is None:
+            self.statusBar().showMessage("Select the text to comment on first.", 5000)
+            return None
+        quote = self.reviewer.snapshot().block(block_id).text[found[1]:found[2]] if found else None
+        try:
+            comment_id = self.review_actions.perform(
+                "Add comment", lambda: self.reviewer.add_comment(block_id, text, quote=quote or None), {block_id})
+        except LookupError as exc:
+            self.statusBar().showMessage(f"The comment was not added: {exc}", 8000)
+            return None
+        self.record("comment", action="add", commentId=comment_id, blockId=block_id, quote=quote, text=text)
+        self.comments.select_comment(comment_id)
+        self.statusBar().showMessage("Comment added.", 5000)
+        return comment_id
+
+    def _comment(self, comment_id: int):
+        return next((c for c in self.reviewer.all_comments() if c.id == comment_id), None)
+
+    def reply_to_comment(self, comment_id: int, text: str) -> int | None:
+        if self.reviewer is None:
+            return None
+        comment = self._comment(comment_id)
+        touched = {comment.block_id} if comment is not None and comment.block_id else None
+        try:
+            reply = self.review_actions.perform(
+                "Reply", lambda: self.reviewer.reply_to(comment_id, text, author=self.settings.author), touched)
+        except KeyError:
+            self.statusBar().showMessage("That comment no longer exists.", 5000)
+            return None
+        self.record("comment", action="reply", commentId=comment_id, replyId=reply, text=text)
+        self.comments.select_comment(reply)
+        return reply
+
+    def resolve_comment(self, comment_id: int, resolved: bool = True) -> bool:
+        if self.reviewer is None:
+            return False
+        comment = self._comment(comment_id)
+        touched = {comment.block_id} if comment is not None and comment.block_id else None
+        verb = "Resolve comment" if resolved else "Reopen comment"
+        if not self.review_actions.perform(verb, lambda: self.reviewer.resolve_comment(comment_id, resolved), touched):
+            return False
+        self.record("comment", action="resolve" if resolved else "reopen", commentId=comment_id)
+        self.comments.select_comment(comment_id)
+        return True
+
+    def show_comment(self, comment_id: int) -> bool:
+        """Select the text a comment is anchored to (its paragraph when the text has changed)."""
+        comment = self._comment(comment_id) if self.reviewer is not None else None
+        if comment is None or not comment.block_id:
+            return False
+        block = self.reviewer.snapshot().block(comment.block_id)
+        start = block.text.find(comment.anchored_text) if block is not None and comment.anchored_text else -1
+        if start < 0:
+            return self.view.scroll_to_block(comment.block_id)
+        end = start + len(comment.anchored_text)
+        return self.view.scroll_to_block(comment.block_id, start) and \
+            self.view.select_range(comment.block_id, start, end)
+

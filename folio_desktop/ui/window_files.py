@@ -1,0 +1,313 @@
+"""The review desk's files: open (dialog, recent files, drag and drop), save and Save As with
+options, the checks before a file is replaced, compare, PDF and audit-log exports, and restoring
+a recovery copy. Mixed into ReviewWindow.
+
+Saving never loses work: a file changed by another program since it was opened is not replaced
+without asking (Save As / Overwrite / Cancel), and a read-only file, a full disk or a missing
+permission is explained with the file's name while the document stays open and unsaved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from .. import APP_NAME
+from ..docx import DocxError, DocxReviewer
+from ..docx.errors import SaveConflictError
+from .compare_window import CompareWindow
+from .export import export_pdf
+from .recovery import RecoveryEntry
+from .save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
+from .save_guard import read_only_problem, write_problem
+
+DOCX_FILTER = "Word documents (*.docx);;All files (*)"
+PDF_FILTER = "PDF (*.pdf)"
+SAVE_AS, OVERWRITE, CANCEL = "save_as", "overwrite", "cancel"
+
+
+def _docx_paths(mime) -> list[str]:
+    if not mime.hasUrls():
+        return []
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".docx")]
+
+
+class FilesMixin:
+    # -- opening --------------------------------------------------------------------------------------
+
+    def open_document(self, path: str | os.PathLike) -> bool:
+        """Show a document and point Claude at it (a new conversation). False, after telling the
+        user why, when it cannot be opened."""
+        path = os.path.abspath(os.fspath(path))
+        if not self._confirm_discard():
+            return False
+        try:
+            reviewer = DocxReviewer.open(path, author=self.settings.author)
+        except DocxError as exc:
+            self._error("The document could not be opened", str(exc))
+            return False
+        self._leave_document()
+        self._install(reviewer, path)
+        self.recent.add(path)
+        self.record("open", path=path)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def _leave_document(self) -> None:
+        """The open document's unsaved work was saved or dropped: its recovery copy goes."""
+        if self.reviewer is not None:
+            self.recovery.remove(self.path)
+
+    def open_dialog(self) -> bool:
+        start = str(Path(self.path).parent) if self.path else ""
+        chosen, _ = QFileDialog.getOpenFileName(self, "Open document", start, DOCX_FILTER)
+        return self.open_document(chosen) if chosen else False
+
+    def fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        paths = self.recent.paths()
+        for n, path in enumerate(paths, 1):
+            action = menu.addAction(f"&{n} {Path(path).name}")
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_document(p))
+        if not paths:
+            menu.addAction("No recent documents").setEnabled(False)
+            return
+        menu.addSeparator()
+        menu.addAction("Clear list", self.recent.clear)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if _docx_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
+        paths = _docx_paths(event.mimeData())
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.open_document(paths[0])
+
+    # -- saving ---------------------------------------------------------------------------------------
+
+    def save_document(self, path: str | os.PathLike | None = None) -> bool:
+        """Save to `path` (Save As without options) or to the file the document came from."""
+        if self.reviewer is None:
+            return False
+        target = os.path.abspath(os.fspath(path)) if path is not None else self.path
+        if target is None:
+            return self.save_as_dialog()
+        written = self._write(target)
+        if written is None:
+            return False
+        if self.path != written:
+            self.recovery.remove(self.path)
+        self.path = written
+        self._saved_version = self.reviewer.document_version()
+        self._source_digest = hashlib.sha256(Path(written).read_bytes()).hexdigest()
+        self.recovery.remove(written)
+        self.recent.add(written)
+        self.record("save", path=written)
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {written}", 5000)
+        return True
+
+    def _write(self, target: str, force: bool = False) -> str | None:
+        """reviewer.save with the checks and dialogs around it; the path written, or None."""
+        problem = read_only_problem(target)
+        if problem is not None:
+            self._error("The document was not saved", problem)
+            return None
+        try:
+            return self.reviewer.save(target, force=force)
+        except SaveConflictError:
+            choice = self.ask_save_conflict(target)
+            if choice == OVERWRITE:
+                return self._write(target, force=True)
+            if choice == SAVE_AS:
+                chosen = self._ask_save_path("Save document as", target, DOCX_FILTER)
+                return self._write(chosen) if chosen else None
+            self.statusBar().showMessage("Not saved: the file on disk was left as the other program wrote it.", 8000)
+            return None
+        except DocxError as exc:
+            self._error("The document was not saved", write_problem(target, exc))
+            return None
+
+    def ask_save_conflict(self, target: str) -> str:
+        """The file changed on disk since it was opened: SAVE_AS, OVERWRITE or CANCEL."""
+        box = QMessageBox(QMessageBox.Warning, APP_NAME,
+                          f"{Path(target).name} was changed by another program after you opened it here.",
+                          QMessageBox.NoButton, self)
+        box.setInformativeText("Save your version under a new name, or replace the file on disk with your "
+                               "version (the other program's changes are then lost).")
+        save_as = box.addButton("Save As…", QMessageBox.AcceptRole)
+        overwrite = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+        box.addButton(QMessageBox.Cancel)
+        box.setDefaultButton(save_as)
+        box.exec()
+        clicked = box.clickedButton()
+        return SAVE_AS if clicked is save_as else OVERWRITE if clicked is overwrite else CANCEL
+
+    def _ask_save_path(self, title: str, suggested: str, filters: str) -> str | None:
+        chosen, _ = QFileDialog.getSaveFileName(self, title, suggested, filters)
+        return os.path.abspath(chosen) if chosen else None
+
+    def save_as_dialog(self) -> bool:
+        """Save under a new name. With metadata removed or comments left out the file written is a
+        copy: the document open here keeps what it has, and its own file stays the one it saves to."""
+        if self.reviewer is None:
+            return False
+        chosen = self._ask_save_path("Save document as", self.path or "", DOCX_FILTER)
+        if not chosen:
+            return False
+        dialog = SaveAsOptionsDialog(self)
+        try:
+            if not dialog.exec():
+                return False
+            options = dialog.options()
+        finally:
+            dialog.deleteLater()
+        if options == SaveOptions():
+            return self.save_document(chosen)
+        return self.save_copy(chosen, options)
+
+    def save_copy(self, target: str, options: SaveOptions) -> bool:
+        problem = read_only_problem(target)
+        if problem is not None:
+            self._error("The copy was not saved", problem)
+            return False
+        try:
+            save_with_options(self.reviewer, target, options)
+        except DocxError as exc:
+            self._error("The copy was not saved", write_problem(target, exc))
+            return False
+        removed = [*options.transforms] + ([] if options.keep_comments else ["comments"])
+        self.record("save", path=target, copy=True, removed=removed)
+        self.statusBar().showMessage(f"Saved a copy without {', '.join(removed)} to {target}; you are still "
+                                     f"working on {Path(self.path).name}.", 10000)
+        return True
+
+    # -- compare and exports --------------------------------------------------------------------------
+
+    def compare_dialog(self):
+        """Choose two versions; their redline opens in a new window (returned)."""
+        start = self.path or ""
+        base, _ = QFileDialog.getOpenFileName(self, "Compare: the earlier version", start, DOCX_FILTER)
+        if not base:
+            return None
+        revised, _ = QFileDialog.getOpenFileName(self, "Compare: the later version", str(Path(base).parent),
+                                                 DOCX_FILTER)
+        if not revised:
+            return None
+        return self.compare(base, revised)
+
+    def compare(self, base: str, revised: str):
+        try:
+            window = CompareWindow(base, revised, author=self.settings.author)
+        except DocxError as exc:
+            self._error("The versions could not be compared", str(exc))
+            return None
+        window.setAttribute(Qt.WA_DeleteOnClose)
+        window.resize(self.size())
+        window.show()
+        self.compare_windows.append(window)
+        window.destroyed.connect(lambda _o=None, w=window: self.compare_windows.remove(w)
+                                 if w in self.compare_windows else None)
+        return window
+
+    def _export(self, title: str, suggested_suffix: str, filters: str, write) -> str | None:
+        if self.reviewer is None:
+            return None
+        stem = Path(self.path).with_suffix("") if self.path else Path("document")
+        target = self._ask_save_path(title, f"{stem}{suggested_suffix}", filters)
+        if not target:
+            return None
+        problem = read_only_problem(target)
+        if problem is not None:
+            self._error("Nothing was exported", problem)
+            return None
+        try:
+            message = write(target)
+        except (DocxError, OSError) as exc:
+            self._error("Nothing was exported", write_problem(target, exc))
+            return None
+        self.statusBar().showMessage(message, 8000)
+        return target
+
+    def export_pdf_dialog(self) -> str | None:
+        def write(target):
+            layout = self.view.document_layout or self.view.finish_layout()
+            pages = export_pdf(self.reviewer, target, markup=True, layout=layout)
+            return f"Exported {pages} pages with redlines to {target}"
+
+        return self._export("Export PDF with redlines", " (redline).pdf", PDF_FILTER, write)
+
+    def export_clean_pdf_dialog(self) -> str | None:
+        def write(target):
+            pages = export_pdf(self.reviewer, target, markup=False)
+            return f"Exported {pages} pages, every change accepted, to {target}"
+
+        return self._export("Export clean PDF", " (clean).pdf", PDF_FILTER, write)
+
+    def export_audit_jsonl_dialog(self) -> str | None:
+        def write(target):
+            self.audit.export_jsonl(target)
+            return f"Exported {len(self.audit.entries)} audit events to {target}"
+
+        return self._export("Export audit log", " audit.jsonl", "JSON Lines (*.jsonl);;All files (*)", write)
+
+    def export_audit_html_dialog(self) -> str | None:
+        def write(target):
+            self.audit.export_html(target)
+            return f"Exported the audit report ({len(self.audit.entries)} events) to {target}"
+
+        return self._export("Export audit report", " audit.html", "HTML (*.html)", write)
+
+    def quit_app(self) -> None:
+        QApplication.closeAllWindows()
+
+    # -- recovery -------------------------------------------------------------------------------------
+
+    def _recovery_source(self):
+        """What the autosaver writes: this document's bytes while it has unsaved work."""
+        if self.reviewer is None or not self.modified:
+            return None
+        return self.path, self.reviewer.to_bytes(), self._source_digest
+
+    def open_recovered(self, entry: RecoveryEntry) -> bool:
+        """Open a recovery copy as the unsaved work on its original file. When that file has changed
+        on disk since, saving over it asks first (as after any outside change)."""
+        if not self._confirm_discard():
+            return False
+        try:
+            recovered = DocxReviewer.from_bytes(entry.read(), author=self.settings.author)
+        except (DocxError, OSError) as exc:
+            self._error("The recovered document could not be opened", str(exc))
+            return False
+        original = entry.original_path
+        on_disk = None
+        if original and os.path.isfile(original):
+            on_disk = Path(original).read_bytes()
+            if entry.source_digest and hashlib.sha256(on_disk).hexdigest() != entry.source_digest:
+                on_disk = b""  # a digest the file cannot have: saving over it is a conflict
+        reviewer = DocxReviewer(recovered.document, author=self.settings.author, source_path=original,
+                                source_bytes=on_disk)
+        self._leave_document()
+        self._install(reviewer, original or str(entry.data_path), saved=False, digest=entry.source_digest)
+        self.record("recover", path=original, recoveredFrom=str(entry.data_path), savedAt=entry.saved_at)
+        self.statusBar().showMessage(f"Restored the unsaved work on {entry.name} from {entry.saved_at}. "
+                                     "Save it to keep it.", 10000)
+        self.autosaver.changed()
+        return True

@@ -1,0 +1,222 @@
+"""Safety: unsaved work survives a crash (a killed process), a clean save or close leaves no
+recovery copy behind, and a save that cannot be written (read-only file, full disk, no permission,
+read-only drive) says so by name while the work stays open and unsaved."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from chat_helpers import PILOT, make_settings
+from PySide6.QtWidgets import QMessageBox
+
+from folio_desktop.docx import DocxReviewer
+from folio_desktop.ui import app as desk_app
+from folio_desktop.ui.review_window import ReviewWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import sys
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from folio_desktop.ui.review_window import ReviewWindow
+window = ReviewWindow()
+window.ask_before_discarding = False
+window.show()
+assert window.open_document(sys.argv[1])
+assert window.autosaver.interval_ms == 300, window.autosaver.interval_ms
+window.autosaver.saved.connect(lambda path: print("AUTOSAVED", path, flush=True))
+block = next(b for b in window.reviewer.snapshot().blocks if "Pilot Period" in b.text)
+window.review_actions.edit_paragraph(block.id, block.text.replace("Pilot Period", "Trial Period", 1))
+print("EDITED", flush=True)
+app.exec()
+"""
+
+
+def copy_pilot(tmp_path) -> Path:
+    target = tmp_path / PILOT.name
+    shutil.copyfile(PILOT, target)  # not the mode: the corpus may be read-only
+    return target
+
+
+def open_window(qtbot, tmp_path, path) -> ReviewWindow:
+    window = ReviewWindow(make_settings(tmp_path, None))
+    window.ask_before_discarding = False
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
+        assert window.open_document(path)
+    return window
+
+
+def edit(window) -> None:
+    block = next(b for b in window.reviewer.snapshot().blocks if "Pilot Period" in b.text)
+    window.review_actions.edit_paragraph(block.id, block.text.replace("Pilot Period", "Trial Period", 1))
+
+
+def tracked(window) -> list[tuple[str, str]]:
+    return [(c.type, c.text) for c in window.reviewer.get_changes()]
+
+
+def wait_for_line(proc, marker: str, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            if proc.poll() is not None:
+                break
+            continue
+        seen.append(line)
+        if line.startswith(marker):
+            return line
+    raise AssertionError(f"no {marker} from the child: {seen} {proc.stderr.read() if proc.poll() is not None else ''}")
+
+
+@pytest.mark.timeout(60)
+def test_a_killed_session_is_offered_back_and_restoring_gives_the_edit_back(qtbot, tmp_path, monkeypatch):
+    document = copy_pilot(tmp_path)
+    config = tmp_path / "config"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", FOLIO_DESKTOP_CONFIG_DIR=str(config),
+               FOLIO_DESKTOP_AUTOSAVE_MS="300")
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(document)], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_line(proc, "EDITED")
+        saved = wait_for_line(proc, "AUTOSAVED").split(" ", 1)[1].strip()
+        proc.send_signal(signal.SIGKILL)  # a crash: no close event, no clean-up
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert Path(saved).is_file() and Path(saved).parent == config / "recovery"
+    assert DocxReviewer.open(document).get_changes() == []  # the edit never reached the document itself
+
+    # the next start offers the work back; restoring gives the edit back, unsaved, on the original file
+    monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(config))
+    monkeypatch.delenv("FOLIO_DESKTOP_AUTOSAVE_MS", raising=False)
+    offered = []
+    window = desk_app.start_window(choose=lambda _w, entry: offered.append(entry) or desk_app.RESTORE)
+    qtbot.addWidget(window)
+    window.ask_before_discarding = False
+    assert [e.original_path for e in offered] == [str(document)]
+    assert window.path == str(document) and window.modified and window.isWindowModified()
+    assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
+    assert {c.author for c in window.reviewer.get_changes()} == {window.settings.author}
+    assert window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()]
+
+    # saving it keeps the edit in the file and removes the recovery copy
+    assert window.save_document()
+    assert [(c.type, c.text) for c in DocxReviewer.open(document).get_changes()] == [
+        ("deletion", "Pilot"), ("insertion", "Trial")]
+    assert not Path(saved).exists() and window.recovery.entries() == []
+
+
+def test_discard_drops_a_recovery_copy_and_later_keeps_it(qtbot, tmp_path, monkeypatch):
+    document = copy_pilot(tmp_path)
+    window = open_window(qtbot, tmp_path, document)
+    edit(window)
+    written = Path(window.autosaver.save_now())
+    assert written.is_file() and written.with_suffix(".json").is_file()
+    window.close()  # a clean close (the lawyer dropped the work): no copy is left
+    assert not written.exists()
+
+    window = open_window(qtbot, tmp_path, document)
+    edit(window)
+    window.autosaver.save_now()
+    window.autosaver.stop()
+    window.hide()  # as if killed: no close event
+    monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
+    later = desk_app.start_window(choose=lambda _w, _e: desk_app.LATER)
+    qtbot.addWidget(later)
+    assert later.reviewer is None and len(later.recovery.entries()) == 1  # kept for the next start
+    later.close()
+    again = desk_app.start_window(choose=lambda _w, _e: desk_app.DISCARD, path=str(document))
+    qtbot.addWidget(again)
+    assert again.recovery.entries() == [] and again.path == str(document) and not again.modified
+    assert tracked(again) == []
+
+
+def test_restoring_over_a_file_changed_since_asks_before_replacing_it(qtbot, tmp_path, monkeypatch):
+    document = copy_pilot(tmp_path)
+    window = open_window(qtbot, tmp_path, document)
+    edit(window)
+    window.autosaver.save_now()
+    window.autosaver.stop()
+    window.hide()
+    outside = DocxReviewer.open(document)
+    outside.add_comment(outside.snapshot().blocks[3].id, "Changed by someone else.")
+    outside.save(document)
+    monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
+    restored = desk_app.start_window(choose=lambda _w, _e: desk_app.RESTORE)
+    qtbot.addWidget(restored)
+    restored.ask_before_discarding = False
+    assert tracked(restored) == [("deletion", "Pilot"), ("insertion", "Trial")]
+    asked = []
+    monkeypatch.setattr(restored, "ask_save_conflict", lambda target: asked.append(target) or "cancel")
+    assert not restored.save_document()
+    assert asked == [str(document)] and restored.modified
+    assert DocxReviewer.open(document).get_comments()  # the other program's version is still there
+
+
+def test_a_clean_save_removes_the_recovery_copy(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, copy_pilot(tmp_path))
+    assert window.autosaver.save_now() is None  # nothing unsaved: nothing written
+    edit(window)
+    written = Path(window.autosaver.save_now())
+    assert written.is_file()
+    assert window.save_document()
+    assert not written.exists() and window.recovery.entries() == []
+    assert window.autosaver.save_now() is None
+
+
+def warnings(monkeypatch) -> list[str]:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text, *a, **k: shown.append(text))
+    return shown
+
+
+def test_a_read_only_file_is_explained_and_the_work_stays_open(qtbot, tmp_path, monkeypatch):
+    document = copy_pilot(tmp_path)
+    window = open_window(qtbot, tmp_path, document)
+    before = document.read_bytes()
+    edit(window)
+    document.chmod(0o444)
+    shown = warnings(monkeypatch)
+    assert not window.save_document()
+    assert len(shown) == 1 and str(document) in shown[0] and "read-only" in shown[0] and "Save As" in shown[0]
+    assert window.modified and tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
+    assert document.read_bytes() == before
+    other = tmp_path / "copy.docx"
+    assert window.save_document(other) and not window.modified  # Save As elsewhere works
+
+
+@pytest.mark.parametrize(("code", "words"), [(errno.ENOSPC, "disk is full"), (errno.EROFS, "read-only drive"),
+                                             (errno.EACCES, "permission")])
+def test_a_failed_write_is_explained_and_the_work_stays_open(qtbot, tmp_path, monkeypatch, code, words):
+    document = copy_pilot(tmp_path)
+    window = open_window(qtbot, tmp_path, document)
+    before = document.read_bytes()
+    edit(window)
+
+    def fail(path, data):
+        raise OSError(code, os.strerror(code), str(path))
+
+    monkeypatch.setattr("folio_desktop.docx.reviewer.atomic_write", fail)
+    shown = warnings(monkeypatch)
+    assert not window.save_document()
+    assert len(shown) == 1 and words in shown[0] and str(document) in shown[0]
+    assert "still open" in shown[0] and "Traceback" not in shown[0]
+    assert window.modified and window.isVisible() and document.read_bytes() == before
+    assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
+    assert window.autosaver.save_now() is not None  # the recovery copy still protects the work
+    assert [e.original_path for e in window.recovery.entries()] == [str(document)]
