@@ -257,6 +257,10 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
     key(qtbot, window, "Ctrl+Y")
     assert changes(window) == after_accept
     assert window.redo_action.isEnabled()
+    # the audit log has the undos and the redo, each naming its step
+    steps = [(e["kind"], e["step"]) for e in window.audit.entries if e["kind"] in ("undo", "redo")]
+    assert [kind for kind, _ in steps] == ["undo", "undo", "redo"]
+    assert steps[0][1].startswith("Reject") and steps[1][1] == steps[2][1] and steps[1][1].startswith("Accept")
 
     # Reject all takes what the filters show; Accept all then the rest
     authors = [panel.author_filter.itemText(i) for i in range(panel.author_filter.count())]
@@ -643,3 +647,21 @@ def test_the_outline_follows_the_scroll_and_takes_you_to_a_heading(qtbot, tmp_pa
     qtbot.waitUntil(lambda: outline.current_block_id() == target.id, timeout=2_000)
     window.view.verticalScrollBar().setValue(0)  # back to the top: the outline follows the scroll
     qtbot.waitUntil(lambda: outline.current_block_id() != target.id, timeout=2_000)
+
+
+def test_the_audit_log_follows_the_document_to_its_new_name(qtbot, tmp_path):
+    window = open_desk(qtbot, tmp_path)
+    block = next(b for b in window.reviewer.snapshot().content_blocks if len(b.text) > 40)
+    window.review_actions.insert_paragraph_after(block.id, "A clause added before Save As.")
+    window.record("edit", block=block.id)
+    before = [e["kind"] for e in window.audit.entries]
+    old_log = window.audit.path
+    target = tmp_path / "renamed.docx"
+    assert window.save_document(target)
+    assert window.audit.path != old_log and window.audit.document_path == str(target)
+    kinds = [e["kind"] for e in window.audit.entries]
+    assert kinds[:len(before)] == before and kinds[len(before):] == ["save_as", "save"]
+    # reopening the renamed file finds the whole history
+    from folio_desktop.ui.audit_log import AuditLog
+
+    assert [e["kind"] for e in AuditLog(str(target), folder=window.audit.folder).entries] == kinds

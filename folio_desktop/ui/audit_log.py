@@ -96,6 +96,16 @@ class AuditLog:
             log.warning("%s", self.write_error)
         return entry
 
+    def continue_as(self, document_path: str) -> AuditLog:
+        """The log of the same document saved under a new name: the history so far carries over (once:
+        a log that already has entries for that path keeps them and gets only the new events)."""
+        follower = AuditLog(document_path, folder=self.folder)
+        follower.who = self.who
+        if not follower.entries:
+            for entry in self.entries:
+                follower.record(**entry)
+        return follower
+
     # -- exports ------------------------------------------------------------------------------
 
     def export_jsonl(self, path) -> None:

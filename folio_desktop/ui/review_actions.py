@@ -76,9 +76,11 @@ class _Step(QUndoCommand):
             self._fresh = False
             return
         self._swap()
+        self._actions.stepped.emit("redo", self.text())
 
     def undo(self) -> None:
         self._swap()
+        self._actions.stepped.emit("undo", self.text())
 
     def _swap(self) -> None:
         reviewer = self._actions.reviewer
@@ -90,6 +92,7 @@ class _Step(QUndoCommand):
 
 class ReviewActions(QObject):
     changed = Signal(object)  # set of touched block ids, or None when the whole document must be relaid out
+    stepped = Signal(str, str)  # ("undo" | "redo", the step's text): a step taken back or done again
 
     def __init__(self, reviewer, author: str, parent=None):
         super().__init__(parent)

@@ -163,6 +163,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
         self.review_actions.changed.connect(self._on_actions_changed)
         self.undo_group.addStack(self.review_actions.undo_stack)
+        self.review_actions.stepped.connect(lambda kind, text: self.record(kind, step=text))
         self.undo_group.setActiveStack(self.review_actions.undo_stack)
         self.audit = AuditLog(path, folder=Path(self.settings.config_dir) / "audit")
         self.audit.who = self.settings.author

@@ -114,6 +114,9 @@ class FilesMixin:
             return False
         if self.path != written:
             self.recovery.remove(self.path)
+            if self.audit is not None:  # the audit trail follows the document to its new name
+                self.record("save_as", path=written)
+                self.audit = self.audit.continue_as(written)
         self.path = written
         self._saved_version = self.reviewer.document_version()
         self._source_digest = hashlib.sha256(Path(written).read_bytes()).hexdigest()
