@@ -7,12 +7,14 @@ import json
 import sys
 
 from . import APP_NAME, __version__
+from .assets import sample_contract_path
 
 DESCRIPTION = """\
 Review .docx contracts on your own machine: real pages, redlines, comments, and Claude at your side.
 
   folio-desktop [FILE]                     open the app (the bundled sample contract when no FILE)
   folio-desktop FILE --summary             print the review at a glance instead of opening the app
+  folio-desktop --self-test                check this installation headless: open, lay out, edit, save, reopen
   folio-desktop read FILE [--annotated]    print the document as blocks: [blockId] text
   folio-desktop read FILE --json           the block snapshot as JSON (spec §5.3 keys)
   folio-desktop stories FILE               list headers, footers and notes with their text
@@ -69,16 +71,6 @@ def _open(path: str):
     from .docx import DocxReviewer
 
     return DocxReviewer.open(path)
-
-
-def sample_contract_path():
-    try:
-        from .resources import RESOURCE_DIR
-    except ImportError:  # running from a source checkout that was never installed
-        from pathlib import Path
-
-        RESOURCE_DIR = Path(__file__).resolve().parent.parent / "resources"
-    return RESOURCE_DIR / "sample_contract.docx"
 
 
 def _summary(path: str) -> int:
@@ -201,18 +193,24 @@ def main(argv: list[str] | None = None) -> int:
         app_parser = argparse.ArgumentParser(prog=APP_NAME, add_help=False)
         app_parser.add_argument("file", nargs="?")
         app_parser.add_argument("--summary", action="store_true")
+        app_parser.add_argument("--self-test", action="store_true")
+        app_parser.add_argument("--quit-after", type=int, metavar="MS")
         args = app_parser.parse_args(argv)
         args.command = None
     from .docx import DocxError
 
     try:
         if args.command is None:
+            if args.self_test:
+                from .self_test import run_self_test
+
+                return run_self_test()
             path = args.file or str(sample_contract_path())
             if args.summary:
                 return _summary(path)
             from .ui.app import run_app
 
-            return run_app(path)
+            return run_app(path, quit_after_ms=args.quit_after)
         return _run_headless(args)
     except DocxError as exc:
         print(f"{APP_NAME}: {exc}", file=sys.stderr)

@@ -45,14 +45,17 @@ def offer_recovery(window, choose: Callable | None = None) -> bool:
 
 def start_window(path: str | None = None, choose: Callable | None = None, settings=None):
     """The shown review window: recovered work when the lawyer restores some, else `path`."""
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from ..assets import icon_path
     from .review_window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationVersion(__version__)
+    app.setWindowIcon(QIcon(str(icon_path())))
     window = ReviewWindow(settings)
     if window.desktop.value("window/geometry") is None:
         window.resize(1440, 920)
@@ -62,12 +65,25 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     return window
 
 
-def run_app(path: str | None = None, argv: list[str] | None = None) -> int:
-    """Show the review window on `path` and run the event loop until it closes; the exit code."""
+def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_ms: int | None = None) -> int:
+    """Show the review window on `path` and run the event loop until it closes; the exit code.
+    `quit_after_ms` closes it by itself after that long (the packaged app's smoke test)."""
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     if argv is None:
         argv = [sys.argv[0] if sys.argv else APP_NAME]
     app = QApplication.instance() or QApplication(argv)
-    window = start_window(path)  # noqa: F841 - kept alive while the loop runs
+    window = start_window(path)
+    if quit_after_ms is not None:
+        QTimer.singleShot(max(0, quit_after_ms), lambda: report_and_close(app, window))
     return app.exec()
+
+
+def report_and_close(app, window) -> None:
+    """Say what is on screen (so a script can check the window really came up), then close it as
+    the lawyer would and end the event loop."""
+    print(f"{APP_NAME}: window shown on {app.platformName()}: {window.windowTitle()!r}, "
+          f"{len(window.view.pages)} page(s)", flush=True)
+    window.close()
+    app.quit()
