@@ -79,11 +79,14 @@ def test_a_working_keyring_keeps_the_key_and_the_file_copy_goes(tmp_path, monkey
 
 def test_preferences_round_trip_and_override_the_base_url_variable(tmp_path, no_keyring):
     s = load_settings(tmp_path, environ={})
+    assert s.assistant_author == "Claude"  # Claude's proposals are told apart from the lawyer's edits
     s.model, s.author, s.base_url = "claude-opus-5-5", "Jane Lawyer", "http://proxy.local"
+    s.assistant_author = "AI reviewer"
     save_preferences(s)
     assert "apiKey" not in json.loads((tmp_path / SETTINGS_FILE).read_text())
     again = load_settings(tmp_path, environ={"ANTHROPIC_BASE_URL": "http://elsewhere"})
     assert (again.model, again.author, again.base_url) == ("claude-opus-5-5", "Jane Lawyer", "http://proxy.local")
+    assert again.assistant_author == "AI reviewer"
 
 
 def test_unreadable_settings_fall_back_to_defaults(tmp_path, no_keyring):

@@ -107,7 +107,7 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
     assert window.save_document(out)
     assert not window.modified and window.path == str(out)
     saved = DocxReviewer.open(out)
-    assert [(c.type, c.text, c.author) for c in saved.get_changes()] == [("deletion", "Pilot", "Lawyer")]
+    assert [(c.type, c.text, c.author) for c in saved.get_changes()] == [("deletion", "Pilot", "Claude")]  # Claude's own name
     text = saved.get_content_as_text()
     assert "Access and Use.  During the Trial Period and subject to" in text
     assert plan["insert"]["text"] not in text

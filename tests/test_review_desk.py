@@ -607,7 +607,10 @@ def test_a_full_review_saves_what_word_readers_expect_and_an_audit_log(qtbot, tm
     # our reader: what stays pending
     saved = DocxReviewer.open(saved_path)
     assert sorted((c.type, c.text, c.author) for c in saved.get_changes()) == [
-        ("deletion", "Common", LAWYER), ("deletion", "Pilot", LAWYER), ("insertion", "Standard", LAWYER)]
+        ("deletion", "Common", LAWYER), ("deletion", "Pilot", "Claude"), ("insertion", "Standard", LAWYER)]
+    # Claude's proposals and comments carry its name, the lawyer's their own
+    assert sorted((c.author, c.text) for c in saved.get_comments()) == [
+        ("Claude", "Narrow this licence."), ("Claude", reason), (LAWYER, "Check the defined terms.")]
     assert "Access and Use.  During the Trial Period" in saved.get_content_as_text()
 
     # the audit log: every tool call, the proposals with their reason, the accept and the reject

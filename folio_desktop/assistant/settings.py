@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
+DEFAULT_ASSISTANT_AUTHOR = "Claude"  # so the lawyer can tell Claude's proposals from their own edits
 KEYRING_SERVICE = "folio-desktop"
 KEYRING_USER = "anthropic-api-key"
 SETTINGS_FILE = "settings.json"
@@ -51,7 +52,8 @@ class AssistantSettings:
     key_source: str | None = None  # SOURCE_ENVIRONMENT | SOURCE_KEYRING | SOURCE_FILE | None
     base_url: str | None = None  # the settings' own override; None: ANTHROPIC_BASE_URL or the SDK's default
     model: str = DEFAULT_MODEL
-    author: str = field(default_factory=_default_author)
+    author: str = field(default_factory=_default_author)  # the lawyer's own edits and comments
+    assistant_author: str = DEFAULT_ASSISTANT_AUTHOR  # Claude's tracked changes, comments and replies
     config_dir: Path = field(default_factory=default_config_dir)
 
     @property
@@ -95,6 +97,8 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
         settings.model = prefs["model"].strip()
     if isinstance(prefs.get("author"), str) and prefs["author"].strip():
         settings.author = prefs["author"].strip()
+    if isinstance(prefs.get("assistantAuthor"), str) and prefs["assistantAuthor"].strip():
+        settings.assistant_author = prefs["assistantAuthor"].strip()
     base = prefs.get("baseUrl") if isinstance(prefs.get("baseUrl"), str) else None
     # only the override is kept here: ANTHROPIC_BASE_URL stays the environment's (the SDK reads it), so
     # saving preferences never writes it into settings.json
@@ -122,7 +126,8 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
 def save_preferences(settings: AssistantSettings) -> None:
     """Write model, author and base URL (never the key) to settings.json."""
     settings.config_dir.mkdir(parents=True, exist_ok=True)
-    data = {"model": settings.model, "author": settings.author, "baseUrl": settings.base_url or ""}
+    data = {"model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
+            "baseUrl": settings.base_url or ""}
     _write_private(settings.config_dir / SETTINGS_FILE, data)
 
 

@@ -167,7 +167,9 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.undo_group.setActiveStack(self.review_actions.undo_stack)
         self.audit = AuditLog(path, folder=Path(self.settings.config_dir) / "audit")
         self.audit.who = self.settings.author
-        self.bridge = LiveBridge(reviewer, self.view, author=self.settings.author, on_changed=self._on_model_changed)
+        # Claude's proposals carry their own author name, so the changes panel can filter them apart
+        self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
+                                 on_changed=self._on_model_changed)
         self.chat.set_bridge(self.bridge, title=Path(path).name)
         self.outline.set_document(reviewer)
         self.changes.set_document(reviewer)
@@ -271,7 +273,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             self.reviewer.author = self.settings.author
             self.reviewer.engine.author = self.settings.author
         if self.bridge is not None:
-            self.bridge.author = self.settings.author
+            self.bridge.author = self.settings.assistant_author
         if self.review_actions is not None:
             self.review_actions.set_author(self.settings.author)
         if self.audit is not None:

@@ -60,6 +60,9 @@ class SettingsDialog(QDialog):
         self.author_edit = QLineEdit(settings.author)
         self.author_edit.setPlaceholderText("The name tracked changes and comments are made under")
         form.addRow("Author name", self.author_edit)
+        self.assistant_author_edit = QLineEdit(settings.assistant_author)
+        self.assistant_author_edit.setPlaceholderText("The name Claude's proposals are made under")
+        form.addRow("Claude's changes by", self.assistant_author_edit)
 
         buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -87,6 +90,7 @@ class SettingsDialog(QDialog):
             self.key_edit.clear()
         self.settings.model = self.model_combo.currentText().strip() or self.settings.model
         self.settings.author = self.author_edit.text().strip() or self.settings.author
+        self.settings.assistant_author = self.assistant_author_edit.text().strip() or self.settings.assistant_author
         # settings.json keeps only a URL typed here; ANTHROPIC_BASE_URL stays the environment's
         self.settings.base_url = self.base_url_edit.text().strip() or None
         save_preferences(self.settings)
