@@ -93,6 +93,35 @@ def test_an_empty_base_gets_everything_inserted():
     assert_round_trip(generate_redline_docx(base, revised), base, revised)
 
 
+def test_paragraphs_appended_after_the_last_one_reject_back_to_the_base_end():
+    """The Common Paper pilot agreement -> the CSA: the redline appends defined terms after the pilot's
+    last paragraph, the last of them inside a hyperlink. Rejecting them used to leave an empty
+    paragraph holding the emptied hyperlink, so the self-check refused the redline."""
+    base = (CORPUS / "contract_commonpaper_pilot_agreement.docx").read_bytes()
+    revised = (CORPUS / "contract_commonpaper_csa_with_ai_gdocs.docx").read_bytes()
+    result = generate_redline_docx(base, revised)
+    # the main story round-trips (the two contracts' headers and footers are different parts, which
+    # the redline leaves as in the base and reports)
+    out = result["buffer"]
+    assert story_texts(resolved(out, True))["main"] == story_texts(resolved(revised, True))["main"]
+    assert story_texts(resolved(out, False))["main"] == story_texts(resolved(base, True))["main"]
+    rejected = resolved(out, False)
+    assert [b.text for b in rejected.snapshot().content_blocks][-1].startswith("“User” means any individual")
+
+
+def test_rejecting_an_inserted_last_paragraph_keeps_its_bookmarks_on_the_paragraph_before():
+    ins = '<w:ins w:id="9" w:author="A" w:date="2026-01-01T00:00:00Z">'
+    body = (p("Base end.", "10000001")
+            + '<w:p w14:paraId="10000002"><w:pPr><w:rPr>' + ins.replace('">', '"/>', 1).replace("<w:ins", "<w:ins", 1)
+            + '</w:rPr></w:pPr><w:bookmarkStart w:id="1" w:name="kept"/><w:hyperlink w:anchor="x">' + ins
+            + '<w:r><w:t>Added.</w:t></w:r></w:ins></w:hyperlink><w:bookmarkEnd w:id="1"/></w:p>')
+    rev = DocxReviewer.from_bytes(build_docx(body))
+    assert [b.text for b in rev.snapshot().content_blocks] == ["Base end.", "Added."]
+    rev.reject_all()
+    assert [b.text for b in rev.snapshot().content_blocks] == ["Base end."]
+    assert rev.document.body.find(".//{http://schemas.openxmlformats.org/wordprocessingml/2006/main}bookmarkStart") is not None
+
+
 def test_the_last_paragraph_of_the_body_can_go():
     base = doc(("Keep this one.", "10000001"), ("Drop the last.", "10000002"))
     revised = doc(("Keep this one.", "10000001"))

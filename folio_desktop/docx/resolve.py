@@ -309,7 +309,17 @@ class _Resolver:
             between.append(nxt)
             nxt = nxt.getnext()
         if nxt is None:
-            return  # the container's last paragraph stays: only its marker goes
+            # the container's last paragraph stays, only its marker goes; but an inserted last
+            # paragraph left with nothing in it goes whole when a paragraph before it can end the
+            # container (a redline that appended paragraphs at the end rejects to the base's end)
+            before = p.getprevious()
+            while before is not None and (not isinstance(before.tag, str) or before.tag in BETWEEN):
+                before = before.getprevious()
+            if el.tag in INSERTED and before is not None and before.tag == W_P and _is_empty(p):
+                for child in [c for c in p if c is not ppr]:
+                    before.append(child)  # point markup (bookmarks, comment ranges) survives
+                p.getparent().remove(p)
+            return
         if nxt.tag != W_P:
             # a table (or other block) follows: nothing to join with; a paragraph left empty goes
             # (Word's result for a wholly deleted paragraph before a table), others keep their mark
@@ -380,9 +390,14 @@ class _Resolver:
 
 
 def _is_empty(p) -> bool:
-    """Nothing but properties, point markup and runs without content."""
+    """Nothing but properties, point markup, runs without content, and inline wrappers (a hyperlink
+    whose runs were rejected) holding nothing else."""
     return all(c.tag == W_PPR or c.tag in BETWEEN or not isinstance(c.tag, str)
-               or (c.tag == w("r") and all(x.tag == W_RPR for x in c)) for c in p)
+               or (c.tag == w("r") and all(x.tag == W_RPR for x in c))
+               or (c.tag in _INLINE_WRAPPERS and _is_empty(c)) for c in p)
+
+
+_INLINE_WRAPPERS = (w("hyperlink"), w("smartTag"), w("customXml"))
 
 
 def _scope(el):
