@@ -109,6 +109,19 @@ def test_paragraphs_appended_after_the_last_one_reject_back_to_the_base_end():
     assert [b.text for b in rejected.snapshot().content_blocks][-1].startswith("“User” means any individual")
 
 
+def test_a_deleted_empty_paragraph_closing_a_content_control_goes_with_the_control_on_accept():
+    """folio's authored-empty-paragraph -> header-vml-emf: the base's empty paragraph is the last block
+    of a content control. Accepting its deletion used to leave it (nothing after it in the control
+    to join), so the self-check refused the redline."""
+    base = (CORPUS / "folio" / "authored-empty-paragraph.docx").read_bytes()
+    revised = (CORPUS / "folio" / "header-vml-emf.docx").read_bytes()
+    out = generate_redline_docx(base, revised)["buffer"]
+    accepted = resolved(out, True)
+    assert [b.text for b in accepted.snapshot().blocks] == [b.text for b in resolved(revised, True).snapshot().blocks]
+    assert story_texts(resolved(out, False))["main"] == story_texts(resolved(base, True))["main"]
+    assert accepted.document.body.find("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}sdt") is None
+
+
 def test_rejecting_an_inserted_last_paragraph_keeps_its_bookmarks_on_the_paragraph_before():
     ins = '<w:ins w:id="9" w:author="A" w:date="2026-01-01T00:00:00Z">'
     body = (p("Base end.", "10000001")

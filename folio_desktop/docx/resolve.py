@@ -309,16 +309,12 @@ class _Resolver:
             between.append(nxt)
             nxt = nxt.getnext()
         if nxt is None:
-            # the container's last paragraph stays, only its marker goes; but an inserted last
-            # paragraph left with nothing in it goes whole when a paragraph before it can end the
-            # container (a redline that appended paragraphs at the end rejects to the base's end)
-            before = p.getprevious()
-            while before is not None and (not isinstance(before.tag, str) or before.tag in BETWEEN):
-                before = before.getprevious()
-            if el.tag in INSERTED and before is not None and before.tag == W_P and _is_empty(p):
-                for child in [c for c in p if c is not ppr]:
-                    before.append(child)  # point markup (bookmarks, comment ranges) survives
-                p.getparent().remove(p)
+            # the container's last paragraph stays, only its marker goes, unless nothing is left in
+            # it: then it goes whole when a paragraph before it can end the container (a redline
+            # that appended paragraphs at the end rejects back to the base's end), or when it is
+            # the last of a block content control (which goes too once it holds no block)
+            if _is_empty(p):
+                self._drop_empty_last(p, ppr)
             return
         if nxt.tag != W_P:
             # a table (or other block) follows: nothing to join with; a paragraph left empty goes
@@ -332,6 +328,20 @@ class _Resolver:
         for offset, child in enumerate(moving):
             nxt.insert(at + offset, child)
         p.getparent().remove(p)
+
+    def _drop_empty_last(self, p, ppr) -> None:
+        parent = p.getparent()
+        before = p.getprevious()
+        while before is not None and (not isinstance(before.tag, str) or before.tag in BETWEEN):
+            before = before.getprevious()
+        if before is not None and before.tag == W_P:
+            for child in [c for c in p if c is not ppr]:
+                before.append(child)  # point markup (bookmarks, comment ranges) survives
+            parent.remove(p)
+        elif parent.tag == w("sdtContent") and parent.getparent() is not None:
+            parent.remove(p)
+            if not any(c.tag in (W_P, W_TBL, w("sdt")) for c in parent if isinstance(c.tag, str)):
+                self._remove(parent.getparent())
 
     # -- tree surgery --------------------------------------------------------------------------
 
