@@ -277,6 +277,29 @@ def test_incremental_relayout_after_an_edit(qapp):
     assert lay.page_of(new_block.id) in (page, page + 1)
 
 
+def test_page_x_of_y_shows_the_new_total_after_an_edit_adds_a_page(qapp):
+    """The eigenpal demo's footer reads "Page N of M" (NUMPAGES): an edit that adds pages must change M
+    on every page, not only on the pages laid out again."""
+    from folio_desktop.layout import layout_document
+
+    rev = DocxReviewer.open(CORPUS / "eigenpal_docxjs_editor_demo.docx")
+    lay = layout_document(rev.document)
+    count = lay.page_count
+
+    def footer(n):
+        return " ".join(f.text() for f in lay.pages[n - 1].fragments if f.story.startswith("footer"))
+
+    assert [footer(n) for n in (1, count)] == [f"Page 1 of {count} · eigenpal.com", f"Page {count} of {count} · eigenpal.com"]
+    last = rev.snapshot().content_blocks[-1]
+    result = rev.apply_document_operations({"version": 1, "operations": [
+        {"type": "insertAfterBlock", "blockId": last.id, "text": "An added clause. " * 60} for _ in range(12)]})
+    assert result["applied"]
+    lay.relayout([last.id])
+    total = lay.page_count
+    assert total > count
+    assert [footer(n) for n in range(1, total + 1)] == [f"Page {n} of {total} · eigenpal.com" for n in range(1, total + 1)]
+
+
 def test_cell_shading_is_laid_out(layout_of):
     _, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
     fills = {color for page in lay.pages for _rect, color in page.fills}

@@ -143,6 +143,15 @@ class DocumentLayout:
             first = 1
         pages = list(paginator.run(resume_page=first))
         restart = pages[0].number if pages else 1
+        from .engine import uses_numpages  # engine imports this module
+
+        if paginator.total_pages_hint and paginator.total_pages_hint != len(paginator.pages) \
+                and uses_numpages(paginator.doc):
+            # "Page X of Y" on every page shows the new total: lay the pages out again with it (the
+            # paragraphs stay measured, only pagination and the headers are redone)
+            paginator.total_pages_hint = len(paginator.pages)
+            list(paginator.run())
+            restart = 1
         self._index(paginator.pages)
         return restart
 
