@@ -88,44 +88,53 @@ class SearchResult:
         return {"matches": self.matches, "truncated": len(self.matches) < self.total, "totalMatches": self.total}
 
 
-def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False,
-                   page_of=None, page: int | None = None) -> SearchResult:
-    """Main-story matches. With page_of (range -> page number) and page, only that page counts."""
+def block_matches(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False):
+    """Every main-story match, uncapped, in document order: (block, start, end, range handle), str
+    offsets into the block's accepted-view text. A match that would cut a note marker is left out."""
     pattern = compile_query(query, match_case)
-    matches: list[dict] = []
-    total = 0
     for block in blocks:
         if block.kind == "diagnostic" or not block.text:
             continue
-        occurrence = 0
-        block_hash = None
         for start, end in iter_matches(pattern, block.text, whole_word):
             rng = text_range(block, start, end)
-            if rng is None:
+            if rng is not None:
+                yield block, start, end, rng
+
+
+def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False,
+                   page_of=None, page: int | None = None) -> SearchResult:
+    """Main-story matches. With page_of (range -> page number) and page, only that page counts."""
+    matches: list[dict] = []
+    total = 0
+    current = None
+    occurrence = 0
+    block_hash = None
+    for block, start, end, rng in block_matches(blocks, query, match_case, whole_word):
+        if block is not current:
+            current, occurrence, block_hash = block, 0, None
+        found_page = None
+        if page_of is not None:
+            found_page = page_of(rng)
+            if page is not None and found_page != page:
+                occurrence += 1
                 continue
-            found_page = None
-            if page_of is not None:
-                found_page = page_of(rng)
-                if page is not None and found_page != page:
-                    occurrence += 1
-                    continue
-            total += 1
-            if len(matches) < MAX_MATCHES:
-                if block_hash is None:
-                    block_hash = block_text_hash(block.text)
-                match = {
-                    "type": "main",
-                    "story": {"type": "main"},
-                    "blockId": block.id,
-                    "blockTextHash": block_hash,
-                    "range": rng,
-                    "occurrenceInBlock": occurrence,
-                    "context": context_window(block.text, start, end),
-                }
-                if found_page is not None:
-                    match["page"] = found_page
-                matches.append(match)
-            occurrence += 1
+        total += 1
+        if len(matches) < MAX_MATCHES:
+            if block_hash is None:
+                block_hash = block_text_hash(block.text)
+            match = {
+                "type": "main",
+                "story": {"type": "main"},
+                "blockId": block.id,
+                "blockTextHash": block_hash,
+                "range": rng,
+                "occurrenceInBlock": occurrence,
+                "context": context_window(block.text, start, end),
+            }
+            if found_page is not None:
+                match["page"] = found_page
+            matches.append(match)
+        occurrence += 1
     return SearchResult(matches, total)
 
 

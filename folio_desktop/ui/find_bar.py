@@ -12,23 +12,16 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
-from ..docx.search import compile_query, iter_matches, text_range
+from ..docx.search import block_matches
 
 
 def find_hits(reviewer, query: str, match_case: bool = False, whole_word: bool = False) -> list[tuple[str, int, int]]:
-    """Every (block id, start, end) match in document order; str offsets into the block's
-    accepted-view text, counted exactly as reviewer.find_text counts them."""
+    """Every (block id, start, end) match in document order, uncapped (find_text keeps 200 for the
+    model), counted exactly as find_text counts them."""
     if not query:
         return []
-    pattern = compile_query(query, match_case)
-    hits = []
-    for block in reviewer.snapshot().blocks:
-        if block.kind == "diagnostic" or not block.text:
-            continue
-        for start, end in iter_matches(pattern, block.text, whole_word):
-            if text_range(block, start, end) is not None:  # find_text skips matches cutting a note marker
-                hits.append((block.id, start, end))
-    return hits
+    blocks = reviewer.snapshot().blocks
+    return [(block.id, start, end) for block, start, end, _ in block_matches(blocks, query, match_case, whole_word)]
 
 
 class FindBar(QWidget):
