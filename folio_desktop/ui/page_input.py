@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from .review_marks import display_offset, text_edges
+from .review_marks import MARKED, accepted_offset, display_offset, span_groups, text_edges
 from .text_flow import TextPos
 
 
@@ -48,6 +48,60 @@ class SelectionMixin:
 
         self._select(position(start, False), position(end, True))
         return True
+
+    def _ends(self) -> tuple[TextPos, TextPos] | None:
+        if self._anchor is None or self._caret is None or not self._flow.entries:
+            return None
+        a, c = self._anchor, self._caret
+        return (a, c) if a <= c else (c, a)
+
+    def caret_block_id(self) -> str | None:
+        """The block holding the caret (the start of a selection), or None without one."""
+        ends = self._ends()
+        return self._flow.frag(ends[0]).block_id if ends else None
+
+    def selection_block_range(self) -> tuple[str, int, int] | None:
+        """(block id, start, end) of a non-empty selection inside one block, in accepted-view str
+        offsets (text shown as deleted maps to where it stood); None across blocks or without one."""
+        ends = self._ends()
+        if ends is None or ends[0] == ends[1]:
+            return None
+        first, last = (self._flow.frag(p) for p in ends)
+        if first.block_id is None or first.block_id != last.block_id:
+            return None
+        start, end = accepted_offset(first.para, ends[0].offset), accepted_offset(last.para, ends[1].offset)
+        return (first.block_id, start, end) if start < end else None
+
+    def change_at_selection(self) -> int | None:
+        """The census id of the tracked change under the selection's start or end, if any."""
+        for pos, back in ((self._anchor, 0), (self._caret, 1)):
+            if pos is None or not self._flow.entries:
+                continue
+            found = self._marks.change_at(self._flow.frag(pos), max(pos.offset - back, 0))
+            if found is not None:
+                return found[0]
+        return None
+
+    def select_change(self, change) -> bool:
+        """Select the redline of a census change and scroll to it; the whole block when its marks
+        cannot be told apart (a paragraph mark, a formatting change). False when not shown."""
+        if change is None or not change.block_id:
+            return False
+        flow = self._flow
+        for index in flow.block_entries(change.block_id):
+            frag = flow.entries[index][1]
+            lo, hi = frag.display_range
+            for start, end, _kind, _author in span_groups(frag.para, MARKED):
+                if end <= lo or start >= hi:
+                    continue  # drawn on the other page of a split paragraph
+                found = self._marks.change_at(frag, start)
+                if found is not None and found[0] == change.id:
+                    s, e = max(found[1][0], lo), min(found[1][1], hi)
+                    if not self.scroll_to_block(change.block_id, accepted_offset(frag.para, s)):
+                        return False
+                    self._select(TextPos(index, s), TextPos(index, e))
+                    return True
+        return self.scroll_to_block(change.block_id)
 
     def select_all(self) -> None:
         if self._flow.entries:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .edit_dialogs import ask_text
 from .review_actions import EditRefused
-from .view_selection import current_block_id, selection_range, show_change
 
 CLIP = 60
 
@@ -78,7 +77,7 @@ class CommandsMixin:
         if change is None:
             return False
         self._clicked_change = change_id
-        return show_change(self.view, change)
+        return self.view.select_change(change)
 
     def next_change(self) -> int | None:
         found = self.changes.next_change()
@@ -104,15 +103,7 @@ class CommandsMixin:
         return self._change_under_selection()
 
     def _change_under_selection(self) -> int | None:
-        view = self.view
-        for pos, back in ((view._anchor, 0), (view._caret, 1)):
-            if pos is None or not view._flow.entries:
-                continue
-            frag = view._flow.frag(pos)
-            found = view._marks.change_at(frag, max(pos.offset - back, 0))
-            if found is not None:
-                return found[0]
-        return None
+        return self.view.change_at_selection()
 
     def accept_change(self, change_id: int | None = None) -> bool:
         return self._resolve_one(True, change_id)
@@ -170,7 +161,7 @@ class CommandsMixin:
         return ask_text(self, title, prompt, text, ok_text, one_paragraph)
 
     def _target_block(self, what: str):
-        block_id = current_block_id(self.view) if self.reviewer is not None else None
+        block_id = self.view.caret_block_id() if self.reviewer is not None else None
         block = self.reviewer.snapshot().block(block_id) if block_id else None
         if block is None:
             self.statusBar().showMessage(f"Click in a paragraph of the document first, then {what}.", 5000)
@@ -221,7 +212,7 @@ class CommandsMixin:
         return True
 
     def replace_selection(self) -> bool:
-        found = selection_range(self.view) if self.reviewer is not None else None
+        found = self.view.selection_block_range() if self.reviewer is not None else None
         if found is None:
             self.statusBar().showMessage("Select some text inside one paragraph first, then replace it.", 5000)
             return False
@@ -248,8 +239,8 @@ class CommandsMixin:
         """Comment the selected text (or, with no selection, the paragraph at the cursor)."""
         if self.reviewer is None:
             return None
-        found = selection_range(self.view)
-        block_id = found[0] if found else current_block_id(self.view)
+        found = self.view.selection_block_range()
+        block_id = found[0] if found else self.view.caret_block_id()
         if block_id is None:
             self.statusBar().showMessage("Select the text to comment on first.", 5000)
             return None
