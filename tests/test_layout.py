@@ -300,6 +300,26 @@ def test_page_x_of_y_shows_the_new_total_after_an_edit_adds_a_page(qapp):
     assert [footer(n) for n in range(1, total + 1)] == [f"Page {n} of {total} · eigenpal.com" for n in range(1, total + 1)]
 
 
+def test_a_fragment_ending_with_a_note_reference_covers_the_whole_marker(layout_of):
+    """A footnote reference is drawn as its number but reads "[^n]" in the accepted view: a fragment
+    ending with one covers the whole marker, so page_of() of any offset in it is that page."""
+    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    snap = rev.snapshot()
+    checked = 0
+    for page in lay.pages:
+        for frag in page.body_fragments():
+            hi = frag.display_range[1]
+            if not frag.block_id or not any(s.kind == "note" and s.start < hi <= s.end for s in frag.para.spans):
+                continue
+            start, end = frag.accepted_range
+            text = snap.block(frag.block_id).text
+            marker = text[:end][text[:end].rfind("[^"):]
+            assert marker.startswith("[^") and marker.endswith("]"), (page.number, text[start:end][-20:])
+            assert all(lay.page_of(frag.block_id, k) == page.number for k in range(end - len(marker), end))
+            checked += 1
+    assert checked >= 5
+
+
 def test_cell_shading_is_laid_out(layout_of):
     _, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
     fills = {color for page in lay.pages for _rect, color in page.fills}

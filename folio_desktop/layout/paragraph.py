@@ -96,7 +96,17 @@ class MeasuredParagraph:
         if lo is None:
             before = next((self.accepted[i] + 1 for i in range(start - 1, -1, -1) if self.accepted[i] >= 0), 0)
             return before, before
+        last = min(end, len(self.accepted)) - 1
+        note = next((sp for sp in self.spans if sp.kind == "note" and sp.start <= last < sp.end), None)
+        if note is not None:
+            # a note's number reads as a whole [^n] marker in the accepted view: the range ends after it
+            hi = self.accepted[note.start] + len(self._note_marker(note))
         return lo, hi
+
+    def _note_marker(self, span) -> str:
+        number = self.text[span.start:span.end].replace("\u2060", "")
+        kind = next((k for offset, k, _id in self.note_refs if offset == span.start), "footnote")
+        return f"[^{number}]" if kind == "footnote" else f"[^e{number}]"
 
 
 class ParagraphMeasurer:
