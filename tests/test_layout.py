@@ -320,6 +320,54 @@ def test_a_fragment_ending_with_a_note_reference_covers_the_whole_marker(layout_
     assert checked >= 5
 
 
+def test_a_table_nested_in_a_cell_lays_its_cells_side_by_side(layout_of):
+    """ILPA's Schedule 1 is a table inside a one-cell table. Its three columns sit side by side, as in
+    LibreOffice's PDF (the schedule then fits one page and the document has LibreOffice's 75 pages)."""
+    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    page = next(p for p in lay.pages if any(f.text() == "Limited Partners" for f in p.body_fragments()))
+    assert page.body_fragments()[0].text().startswith("SCHEDULE\xa01")
+    heads = {f.text(): f for f in page.body_fragments()
+             if f.text() in ("Limited Partners", "Commitments", "Address; Attention; Email")}
+    assert len(heads) == 3
+    tops = {round(f.top, 1) for f in heads.values()}
+    assert len(tops) == 1  # one row
+    xs = [heads[t].x for t in ("Limited Partners", "Commitments", "Address; Attention; Email")]
+    assert xs == sorted(xs) and xs[1] - xs[0] > 50
+    assert any(f.text().startswith("Total Commitments") for f in page.body_fragments())
+    assert lay.page_count == 75
+    # every cell paragraph stays inside the page's text column
+    assert all(96 - 1 <= f.x and f.x + f.para.x + f.para.width <= page.width - 96 + 1 for f in heads.values())
+
+
+def test_a_long_nested_table_breaks_between_its_rows(qapp):
+    """A nested table taller than a page continues on the next page, breaking between its rows."""
+    from docbuilder import build_docx
+
+    from folio_desktop.layout import layout_document
+
+    def cell(text, width):
+        return f'<w:tc><w:tcPr><w:tcW w:w="{width}" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>'
+
+    rows = "".join(f"<w:tr>{cell(f'Party {i}', 3000)}{cell(f'Amount {i}', 3000)}</w:tr>" for i in range(80))
+    inner = f'<w:tbl><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>{rows}</w:tbl>'
+    outer = ('<w:tbl><w:tblGrid><w:gridCol w:w="9000"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="9000" '
+             f'w:type="dxa"/></w:tcPr><w:p><w:r><w:t>Schedule</w:t></w:r></w:p>{inner}<w:p/></w:tc></w:tr></w:tbl>')
+    rev = DocxReviewer.from_bytes(build_docx(outer + "<w:p/>"))
+    lay = layout_document(rev.document)
+    assert lay.page_count >= 2
+    where = {}
+    for page in lay.pages:
+        for f in page.body_fragments():
+            where.setdefault(f.text(), set()).add((page.number, round(f.top, 1)))
+    for i in range(80):
+        party, amount = where[f"Party {i}"], where[f"Amount {i}"]
+        assert len(party) == 1 and party == amount  # each row whole, its two cells side by side
+    pages = {next(iter(where[f"Party {i}"]))[0] for i in range(80)}
+    assert pages == set(range(1, max(pages) + 1)) and len(pages) >= 2
+    for page in lay.pages:  # nothing runs past the bottom margin
+        assert all(f.bottom <= page.height - 96 + 0.5 for f in page.body_fragments())
+
+
 def test_cell_shading_is_laid_out(layout_of):
     _, lay = layout_of("eigenpal_docxjs_editor_demo.docx")
     fills = {color for page in lay.pages for _rect, color in page.fills}

@@ -630,11 +630,15 @@ class Paginator:
                         y += m.lines[end].height  # a line taller than the page goes anyway
                         end += 1
                     if end > start:
-                        block = self.snapshot.block_of_paragraph.get(p)
-                        frag = Fragment("main", block.id if block is not None else None, m, start, end - 1,
-                                        x0 + cell["x"] + margins["left"], y - sum(
-                                            line.height for line in m.lines[start:end]) - m.lines[start].y, p)
-                        self._page.fragments.append(frag)
+                        x = x0 + cell["x"] + margins["left"]
+                        top = y - sum(line.height for line in m.lines[start:end])
+                        if isinstance(m, _NestedTable):
+                            self._emit_nested(m, x, top, start, end - 1)
+                        else:
+                            block = self.snapshot.block_of_paragraph.get(p)
+                            frag = Fragment("main", block.id if block is not None else None, m, start, end - 1,
+                                            x, top - m.lines[start].y, p)
+                            self._page.fragments.append(frag)
                     if end < len(m.lines):
                         rest.append((p, m, end))
                     else:
@@ -669,8 +673,11 @@ class Paginator:
             h = margins["top"] + margins["bottom"]
             if vmerge != "continue":
                 after = None
-                for p in _cell_paragraphs(tc):
-                    m = self.measure(p, content_w, style)  # the formatter finds the cell position itself
+                for p in _cell_blocks(tc):
+                    if p.tag == T_TBL:
+                        m = self._measure_nested(p, content_w)
+                    else:
+                        m = self.measure(p, content_w, style)  # the formatter finds the cell position itself
                     paras.append((p, m))
                     before = self._cell_gap(after, m)
                     h += before + m.content_height + m.space_after
@@ -688,9 +695,10 @@ class Paginator:
                 height = value if th.get(_W + "hRule") == "exact" else max(height, value)
         return {"cells": cells, "height": max(height, 4.0)}
 
-    def _emit_row(self, row: dict, indent: float, borders: bool) -> None:
-        x0 = self._column.x + indent
-        y0 = self._y
+    def _emit_row(self, row: dict, indent: float, borders: bool, origin: tuple[float, float] | None = None) -> None:
+        """Place a row at the flow position, or at `origin` (a row of a nested table, which leaves the
+        flow position alone)."""
+        x0, y0 = origin if origin is not None else (self._column.x + indent, self._y)
         page = self._page
         for cell in row["cells"]:
             y = y0 + cell["margins"]["top"]
@@ -698,12 +706,17 @@ class Paginator:
             spare = max(row["height"] - cell["content"], 0.0) if not cell["vmerge"] else 0.0
             y += {"center": spare / 2, "bottom": spare}.get(cell["valign"], 0.0)  # w:vAlign
             after = None
+            x = x0 + cell["x"] + cell["margins"]["left"]
             for p, m in cell["paras"]:
-                block = self.snapshot.block_of_paragraph.get(p)
                 y += self._cell_gap(after, m)
                 after = m.space_after
+                if isinstance(m, _NestedTable):
+                    self._emit_nested(m, x, y, 0, len(m.rows) - 1)
+                    y += m.content_height
+                    continue
+                block = self.snapshot.block_of_paragraph.get(p)
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
-                                x0 + cell["x"] + cell["margins"]["left"], y - m.lines[0].y, p)
+                                x, y - m.lines[0].y, p)
                 page.fragments.append(frag)
                 for k in range(len(m.lines)):
                     self._take_notes(m, k)
@@ -712,8 +725,60 @@ class Paginator:
                 page.fills.append((QRectF(x0 + cell["x"], y0, cell["width"], row["height"]), cell["fill"]))
             if borders:
                 page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
-        self._y = y0 + row["height"]
-        self._at_top = False
+        if origin is None:
+            self._y = y0 + row["height"]
+            self._at_top = False
+
+    # -- nested tables ---------------------------------------------------------------------------------
+
+    def _measure_nested(self, tbl, width: float) -> _NestedTable:
+        """A table inside a cell: its rows side by side within the cell's width, as one block."""
+        from ..docx.snapshot import table_rows
+
+        tblpr = tbl.find(_W + "tblPr")
+        style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
+        style = style_el.get(_W + "val") if style_el is not None else None
+        grid = [(_number(c.get(_W + "w")) or 0.0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
+        rows = [tr for tr in table_rows(tbl)]
+        if not grid or sum(grid) <= 0:
+            from ..docx.snapshot import row_cells
+
+            cols = max((sum(c[2] for c in row_cells(r)) for r in rows), default=1)
+            grid = [width / max(cols, 1)] * max(cols, 1)
+        if sum(grid) > width:
+            grid = [g * width / sum(grid) for g in grid]
+        measured = [self._measure_row(tr, i, len(rows), grid, style) for i, tr in enumerate(rows)]
+        return _NestedTable(measured, _has_borders(tbl, style, self.doc))
+
+    def _emit_nested(self, table: _NestedTable, x: float, y: float, first: int, last: int) -> None:
+        for row in table.rows[first:last + 1]:
+            self._emit_row(row, 0.0, table.borders, origin=(x, y))
+            y += row["height"]
+
+
+@dataclass
+class _RowLine:
+    y: float
+    height: float
+
+
+class _NestedTable:
+    """A table inside a table cell, measured as a block whose "lines" are its rows, so the cell's
+    flow (and a row split over pages) treats it like a paragraph that breaks between rows."""
+
+    space_before = 0.0
+    space_after = 0.0
+    auto_before = False
+
+    def __init__(self, rows: list[dict], borders: bool):
+        self.rows = rows
+        self.borders = borders
+        self.lines: list[_RowLine] = []
+        y = 0.0
+        for row in rows:
+            self.lines.append(_RowLine(y, row["height"]))
+            y += row["height"]
+        self.content_height = y
 
 
 def _note_height(paragraphs) -> float:
@@ -795,17 +860,15 @@ def _cell_fill(tc) -> str | None:
     return "#" + fill.upper()
 
 
-def _cell_paragraphs(tc):
+def _cell_blocks(tc):
+    """A cell's paragraphs and nested tables in order (a content control's children included)."""
     for child in tc:
-        if child.tag == T_P:
+        if child.tag in (T_P, T_TBL):
             yield child
         elif child.tag == T_SDT:
             content = child.find(T_SDT_CONTENT)
             if content is not None:
-                yield from (p for p in content if p.tag == T_P)
-        elif child.tag == T_TBL:
-            # nested tables: their paragraphs flow inside the cell, one under the other
-            yield from child.iter(T_P)
+                yield from (c for c in content if c.tag in (T_P, T_TBL))
 
 
 def _top_story_paragraph(p, root) -> bool:
