@@ -220,3 +220,50 @@ def test_a_failed_write_is_explained_and_the_work_stays_open(qtbot, tmp_path, mo
     assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
     assert window.autosaver.save_now() is not None  # the recovery copy still protects the work
     assert [e.original_path for e in window.recovery.entries()] == [str(document)]
+
+
+def test_opening_a_file_with_unsaved_work_from_a_crash_offers_it_first(qtbot, tmp_path):
+    """A copy put off at start-up ("Later") is offered again when the lawyer opens that same file,
+    and is never overwritten by the new session's autosaves."""
+    document = copy_pilot(tmp_path)
+    crashed = open_window(qtbot, tmp_path, document)
+    edit(crashed)
+    crashed.autosaver.save_now()
+    crashed.autosaver.stop()
+    crashed.hide()  # as if killed
+    edited = tracked(crashed)
+    assert edited
+
+    # Later: the file opens as saved; the copy is kept aside and the new session's autosave leaves it alone
+    window = ReviewWindow(make_settings(tmp_path, None))
+    window.ask_before_discarding = False
+    qtbot.addWidget(window)
+    asked = []
+    window.recovery_chooser = lambda _w, entry: asked.append(entry.name) or desk_app.LATER
+    with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
+        assert window.open_document(document)
+    assert asked == [document.name] and tracked(window) == []
+    block = window.reviewer.snapshot().content_blocks[3]
+    window.review_actions.insert_paragraph_after(block.id, "Another session's clause.")
+    window.autosaver.save_now()
+    kept = [e for e in window.recovery.entries() if e.key != window.recovery.key_for(str(document))]
+    assert len(kept) == 1 and kept[0].original_path == str(document)
+    assert "Another session" not in DocxReviewer.from_bytes(kept[0].read()).get_content_as_text(annotated=True)
+    window.autosaver.stop()
+    window.hide()
+
+    # Restore: opening the file again brings the crashed session's edit back
+    third = ReviewWindow(make_settings(tmp_path, None))
+    third.ask_before_discarding = False
+    qtbot.addWidget(third)
+    offered = []
+
+    def choose(_w, entry):  # drop the second session's copy, restore the crashed one set aside
+        offered.append(entry.key)
+        return desk_app.DISCARD if entry.key == third.recovery.key_for(str(document)) else desk_app.RESTORE
+
+    third.recovery_chooser = choose
+    assert third.open_document(document)
+    qtbot.waitUntil(lambda: third.view.document_layout is not None, timeout=10_000)
+    assert third.modified and tracked(third) == edited
+    assert len(offered) in (1, 2) and len(set(offered)) == len(offered)

@@ -89,6 +89,16 @@ class RecoveryStore:
             except FileNotFoundError:
                 pass
 
+    def set_aside(self, entry: RecoveryEntry) -> RecoveryEntry:
+        """Keep a copy the lawyer put off under a key of its own, so new autosaves of the same file
+        (which use the path's key) do not overwrite it; it is offered again at the next start."""
+        key = f"{entry.key}-{hashlib.sha256(entry.saved_at.encode()).hexdigest()[:8]}"
+        moved = RecoveryEntry(key, self.folder / f"{key}.docx", entry.original_path, entry.saved_at,
+                              entry.source_digest)
+        os.replace(entry.data_path, moved.data_path)  # bytes first, as in write()
+        os.replace(entry.data_path.with_suffix(".json"), self.folder / f"{key}.json")
+        return moved
+
     def entries(self) -> list[RecoveryEntry]:
         """Copies left behind, newest first; a pair missing half, or unreadable, is skipped."""
         out = []

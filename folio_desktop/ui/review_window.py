@@ -67,6 +67,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.desktop = desktop_settings(self.settings.config_dir)
         self.recent = RecentFiles(self.desktop)
         self.recovery = RecoveryStore(Path(self.settings.config_dir) / RECOVERY_DIR)
+        self.recovery_chooser = None  # (window, entry) -> RESTORE | DISCARD | LATER instead of the dialog (tests)
         self.autosaver = Autosaver(self.recovery, self._recovery_source,
                                    autosave_interval_ms(self.desktop.value("autosave/seconds")), parent=self)
         self.autosaver.failed.connect(lambda message: self.statusBar().showMessage(message, 10000))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from .. import APP_NAME
 from ..docx import DocxError, DocxReviewer
 from ..docx.errors import SaveConflictError
+from .app import DISCARD, RESTORE, ask_recovery
 from .compare_window import CompareWindow
 from .export import export_pdf
 from .recovery import RecoveryEntry
@@ -45,6 +46,17 @@ class FilesMixin:
         path = os.path.abspath(os.fspath(path))
         if not self._confirm_discard():
             return False
+        if path != self.path:
+            # unsaved work on this very file from a crash: offered (newest first) before a new
+            # session's autosave could replace it; one put off is set aside under a key of its own
+            for pending in [e for e in self.recovery.entries() if e.original_path == path]:
+                answer = (self.recovery_chooser or ask_recovery)(self, pending)
+                if answer == RESTORE:
+                    return self.open_recovered(pending)
+                if answer == DISCARD:
+                    self.recovery.discard(pending)
+                elif pending.key == self.recovery.key_for(path):
+                    self.recovery.set_aside(pending)
         try:
             reviewer = DocxReviewer.open(path, author=self.settings.author)
         except DocxError as exc:
