@@ -10,10 +10,9 @@ import argparse
 import sys
 import threading
 from contextlib import contextmanager
-from pathlib import Path
 
 from folio_desktop.docx.errors import DocxError
-from folio_desktop.docx.package import atomic_write
+from folio_desktop.docx.package import atomic_write, read_document_file
 
 from . import privacy as privacy_mod
 from .compare import diff_reviewers, format_version_diff_for_llm, open_view
@@ -52,17 +51,6 @@ def _step(label: str, stream):
         timer.cancel()
 
 
-def _read(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DocxError(f"{path} does not exist.") from None
-    except IsADirectoryError:
-        raise DocxError(f"{path} is a folder, not a document.") from None
-    except PermissionError:
-        raise DocxError(f"You do not have permission to read {path}.") from None
-
-
 def run(argv: list[str], stdout=None, stderr=None) -> int:
     out, err = stdout or sys.stdout, stderr or sys.stderr
     try:
@@ -71,8 +59,8 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
         return 0 if not exc.code else 1
     try:
         with _step("reading", err):
-            base = open_view(_read(args.old), author=args.author)
-            revised = open_view(_read(args.new))
+            base = open_view(read_document_file(args.old), author=args.author)
+            revised = open_view(read_document_file(args.new))
         with _step("aligning", err):
             diff = diff_reviewers(base, revised, privacy={"transforms": args.privacy})
         with _step("redlining", err):

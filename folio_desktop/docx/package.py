@@ -27,11 +27,12 @@ import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import unquote
 
 from lxml import etree
 
-from .errors import CorruptDocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
+from .errors import CorruptDocxError, DocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
 
 MAX_PACKAGE_BYTES = 512 * 1024 * 1024
 MAX_ENTRIES = 10_000
@@ -419,6 +420,34 @@ class Package:
         if name in self.dirty and name in self._trees:
             return serialize_xml(self._trees[name])
         return self.read(name)
+
+
+def read_document_file(path: str | os.PathLike) -> bytes:
+    """A file's bytes, or a DocxError that says in plain words why it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DocxError(f"{os.fspath(path)} does not exist.") from None
+    except IsADirectoryError:
+        raise DocxError(f"{os.fspath(path)} is a folder, not a document.") from None
+    except PermissionError:
+        raise DocxError(f"You do not have permission to read {os.fspath(path)}.") from None
+    except OSError as exc:
+        raise DocxError(f"{os.fspath(path)} could not be read ({exc.strerror or exc}).") from None
+
+
+def write_document_file(path: str | os.PathLike, data: bytes, retry: str = "save it somewhere else",
+                        work_open: bool = True) -> None:
+    """atomic_write, with a failure as a DocxError saying what to do (`retry`) and, for a document
+    being edited, that the work is still open."""
+    path = os.fspath(path)
+    try:
+        atomic_write(path, data)
+    except PermissionError:
+        raise DocxError(f"You do not have permission to write {path}; {retry}.") from None
+    except OSError as exc:
+        tail = "; your work is still open." if work_open else "."
+        raise DocxError(f"{path} could not be written ({exc.strerror or exc}){tail}") from None
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:

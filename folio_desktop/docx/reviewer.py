@@ -13,7 +13,7 @@ from .comments import Comment, read_comments, threads
 from .document import Document, Story
 from .errors import CorruptDocxError, DocxError, SaveConflictError
 from .outline import OutlineEntry, SectionResolution, outline, resolve_section
-from .package import Package, atomic_write
+from .package import Package, read_document_file, write_document_file
 from .search import SearchResult, find_in_blocks, find_in_story
 from .snapshot import Snapshot
 
@@ -53,14 +53,7 @@ class DocxReviewer:
     @classmethod
     def open(cls, path: str | os.PathLike, author: str = "AI") -> DocxReviewer:
         path = os.fspath(path)
-        try:
-            data = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise DocxError(f"The file {path} does not exist.") from None
-        except IsADirectoryError:
-            raise DocxError(f"{path} is a folder, not a document.") from None
-        except PermissionError:
-            raise DocxError(f"You do not have permission to read {path}.") from None
+        data = read_document_file(path)
         return cls.from_bytes(data, author=author, source_path=path)
 
     # -- reading -----------------------------------------------------------------------------
@@ -280,12 +273,7 @@ class DocxReviewer:
                     "new name, or reload it to see those changes first."
                 )
         data = self.to_bytes()
-        try:
-            atomic_write(target, data)
-        except PermissionError:
-            raise DocxError(f"You do not have permission to write {target}; save it somewhere else.") from None
-        except OSError as exc:
-            raise DocxError(f"{target} could not be written ({exc.strerror or exc}); your work is still open.") from None
+        write_document_file(target, data)
         if self.source_path is None or os.path.abspath(target) == os.path.abspath(self.source_path):
             self.source_path = target
             self._source_digest = hashlib.sha256(data).hexdigest()

@@ -24,27 +24,15 @@ from ..agents.redline import (
 )
 from ..docx import DocxReviewer
 from ..docx.errors import DocxError
+from ..docx.package import read_document_file
 from .page_view import PageView
-
-
-def _read(path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DocxError(f"{path} does not exist.") from None
-    except IsADirectoryError:
-        raise DocxError(f"{path} is a folder, not a document.") from None
-    except PermissionError:
-        raise DocxError(f"You do not have permission to read {path}.") from None
-    except OSError as exc:
-        raise DocxError(f"{path} could not be read ({exc.strerror or exc}).") from None
 
 
 def build_redline(base_path, revised_path, author: str) -> tuple[DocxReviewer, dict, dict]:
     """(reviewer over the redline, FolioVersionDiff, redline result). Any failure is a DocxError
     whose message says which file and what to do."""
-    base = open_view(_read(base_path), author=author)
-    revised = open_view(_read(revised_path))
+    base = open_view(read_document_file(base_path), author=author)
+    revised = open_view(read_document_file(revised_path))
     diff = diff_reviewers(base, revised)
     try:
         result = redline_reviewers(base, revised, author)

@@ -16,7 +16,7 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
 from ..docx import DocxReviewer
 from ..docx.errors import DocxError
-from ..docx.package import atomic_write
+from ..docx.package import write_document_file
 from ..layout import DocumentLayout, Page, layout_document
 from .page_painter import paint_page
 from .review_marks import ReviewIndex
@@ -49,12 +49,7 @@ def export_pdf(reviewer, path, markup: bool = True, *, layout: DocumentLayout | 
         pages = layout_document(clean.document, show_markup=False).pages
     title = Path(reviewer.source_path).stem if getattr(reviewer, "source_path", None) else ""
     data = render_pdf(pages, marks, title, progress)
-    try:
-        atomic_write(path, data)
-    except PermissionError:
-        raise DocxError(f"You do not have permission to write {path}; export it somewhere else.") from None
-    except OSError as exc:
-        raise DocxError(f"{path} could not be written ({exc.strerror or exc}).") from None
+    write_document_file(path, data, retry="export it somewhere else", work_open=False)
     return len(pages)
 
 

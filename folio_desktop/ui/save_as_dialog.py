@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QGroupBox, Q
 from ..agents import privacy
 from ..docx.comment_strip import strip_comments
 from ..docx.errors import DocxError
-from ..docx.package import atomic_write
+from ..docx.package import write_document_file
 
 TRANSFORM_LABELS = {
     "remove-attribution": "Author and last modified by",
@@ -80,9 +80,4 @@ def save_with_options(reviewer, path, options: SaveOptions) -> None:
         data, _report = privacy.apply_to_package(data, options.privacy)
     except privacy.FolioDocumentPrivacyArchiveError as exc:
         raise DocxError(f"{exc} The document was not saved.") from None
-    try:
-        atomic_write(path, data)
-    except PermissionError:
-        raise DocxError(f"You do not have permission to write {path}; save it somewhere else.") from None
-    except OSError as exc:
-        raise DocxError(f"{path} could not be written ({exc.strerror or exc}); your work is still open.") from None
+    write_document_file(path, data)
