@@ -111,7 +111,7 @@ def _last_paragraph(comment: etree._Element) -> etree._Element | None:
     return paras[-1] if paras else None
 
 
-def _drop(el: etree._Element) -> None:
+def drop_keeping_tail(el: etree._Element) -> None:
     """Remove an element, keeping its tail text in place."""
     parent = el.getparent()
     if parent is None:
@@ -621,14 +621,14 @@ class CommentStore:
                 pid = self._para_id(el)
                 if pid:
                     para_ids.add(pid)
-                _drop(el)
+                drop_keeping_tail(el)
             if doomed:
                 self._dirty(comments)
         if para_ids:
             ext, _ns = self._ext_root(create=False)
             hit = [ex for ex, ns in self._ex_entries() if ex.get(f"{{{ns}}}paraId") in para_ids]
             for ex in hit:
-                _drop(ex)
+                drop_keeping_tail(ex)
             if hit:
                 self._dirty(ext)
             durables: set[str] = set()
@@ -638,7 +638,7 @@ class CommentStore:
                            if e.get(f"{{{W16CID_NS}}}paraId") in para_ids]
                 for e in entries:
                     durables.add((e.get(f"{{{W16CID_NS}}}durableId") or "").upper())
-                    _drop(e)
+                    drop_keeping_tail(e)
                 if entries:
                     self._dirty(ids)
             cex = self._cex_root()
@@ -646,21 +646,21 @@ class CommentStore:
                 entries = [e for e in cex.iter(f"{{{W16CEX_NS}}}commentExtensible")
                            if (e.get(f"{{{W16CEX_NS}}}durableId") or "").upper() in durables]
                 for e in entries:
-                    _drop(e)
+                    drop_keeping_tail(e)
                 if entries:
                     self._dirty(cex)
         starts, ends, refs = self._markers(comment_id)
         touched: list[str] = []
         for part, el in starts + ends:
-            _drop(el)
+            drop_keeping_tail(el)
             touched.append(part)
         for part, ref in refs:
             run = ref.getparent()
             if run is not None and run.tag == W_R and all(ch.tag in (W_RPR, ref.tag) or not isinstance(ch.tag, str)
                                                           for ch in run):
-                _drop(run)
+                drop_keeping_tail(run)
             else:
-                _drop(ref)
+                drop_keeping_tail(ref)
             touched.append(part)
         for part in dict.fromkeys(touched):
             self.mark_story_dirty(part)

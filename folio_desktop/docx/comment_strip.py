@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from .comment_store import CommentStore
+from .comment_store import CommentStore, drop_keeping_tail
 from .ooxml import W_R, W_RPR, w
 from .package import CT_NS, REL_NS, rels_name_for
 from .reviewer import DocxReviewer
@@ -49,13 +49,7 @@ def _drop_marker(el) -> None:
     parent = target.getparent()
     if parent is None:
         return
-    if target.tail:
-        prev = target.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + target.tail
-        else:
-            parent.text = (parent.text or "") + target.tail
-    parent.remove(target)
+    drop_keeping_tail(target)
     if parent.tag in _REVISION_WRAPPERS and len(parent) == 0 and parent.getparent() is not None:
         parent.getparent().remove(parent)  # an empty w:ins / w:del would count as a change
 
