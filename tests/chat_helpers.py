@@ -58,13 +58,13 @@ def pilot_plan(path: Path = PILOT) -> dict:
     outline = execute_tool_call("get_document_outline", {}, bridge)["result"]
     section = next(s for s in outline["sections"] if s["text"].startswith("Access and Use."))
     matches = execute_tool_call("find_text", {"query": "Pilot Period"}, bridge)["result"]["matches"]
-    match = next(m for m in matches if m["blockId"] == section["headingBlockId"])
+    match = next(m for m in matches if m["blockId"] == section["handle"]["headingBlockId"])
     anchor = next(s for s in outline["sections"] if s["text"].startswith("License."))
     return {
         "section": section,
         "match": match,
         "replace": {"id": "op-replace", "type": "replaceRange", "range": match["range"], "replace": "Trial Period"},
-        "insert": {"id": "op-insert", "type": "insertAfterBlock", "blockId": anchor["headingBlockId"],
+        "insert": {"id": "op-insert", "type": "insertAfterBlock", "blockId": anchor["handle"]["headingBlockId"],
                    "text": "Customer shall report defects in the Product promptly."},
     }
 

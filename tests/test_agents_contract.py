@@ -304,8 +304,8 @@ def test_editor_ref_degrades_member_by_member():
     for name in ("get_selection_text", "get_page_text", "get_target_page", "show_in_document",
                  "undo_document_operations", "get_page_count"):
         assert not hasattr(bridge, name)
-    assert execute_tool_call("read_changes", {}, bridge)["result"] == []  # no tracked-change support
-    threads = execute_tool_call("read_comments", {}, bridge)["result"]
+    assert execute_tool_call("read_changes", {}, bridge)["result"]["changes"] == []  # no tracked-change support
+    threads = execute_tool_call("read_comments", {}, bridge)["result"]["threads"]
     assert threads == [{"id": "1", "author": "Ann", "text": "Root", "resolved": False, "blockId": None, "quote": "",
                         "replies": [{"id": "2", "author": "Bob", "text": "Reply"}]}]
     assert execute_tool_call("reply_comment", {"commentId": "2", "text": "Noted"}, bridge)["ok"]

@@ -8,6 +8,7 @@ from conftest import CORPUS
 from docbuilder import build_docx, p
 
 from folio_desktop.agents import TOOL_NAMES, create_reviewer_bridge, execute_tool_call
+from folio_desktop.agents.paging import RESULT_BUDGET, json_size
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.textkit import text_hash
 
@@ -83,8 +84,10 @@ def test_unsupported_capabilities_on_the_headless_bridge():
 
 def test_happy_path_read_find_suggest_comment_reply_resolve():
     rev, bridge = bridge_for()
-    blocks = ok(execute_tool_call("read_document", {}, bridge))
+    page = ok(execute_tool_call("read_document", {}, bridge))
+    blocks = page["blocks"]
     assert [b["blockId"] for b in blocks] == ["0304003A", "32560014"]  # blank blocks are not shown
+    assert page["totalBlocks"] == 2 and page["truncated"] is False and "nextAfterBlockId" not in page
     found = ok(execute_tool_call("find_text", {"query": "heading"}, bridge))
     assert found["totalMatches"] == 1 and found["matches"][0]["occurrenceInBlock"] == 0
     summary = ok(execute_tool_call("suggest_changes", {"operations": [
@@ -93,14 +96,19 @@ def test_happy_path_read_find_suggest_comment_reply_resolve():
     assert applied["id"].startswith("op-") and applied["id"].endswith("-1")
     assert summary["receipts"][0]["affected"][0]["blockId"] == "0304003A"
     assert summary["skipped"] == [] and summary["queued"] == [] and summary["replayed"] == []
-    changes = ok(execute_tool_call("read_changes", {}, bridge))
+    listing = ok(execute_tool_call("read_changes", {}, bridge))
+    changes = listing["changes"]
     assert {c["type"] for c in changes} == {"insertion", "deletion"} and len(changes) >= 2
-    assert set(changes[0]) == {"id", "type", "author", "text", "blockId"}
+    assert listing["totalChanges"] == len(changes) and listing["truncated"] is False
+    assert {"id", "type", "author", "text", "blockId"} <= set(changes[0])
+    # the edited block now says it holds pending changes, and by whom
+    block = ok(execute_tool_call("read_document", {}, bridge))["blocks"][0]
+    assert block["pending"] == {"insertions": 1, "deletions": 1, "authors": ["AI"]}
     added = ok(execute_tool_call("add_comment", {"blockId": "32560014", "text": "Keep this?", "quote": "Trailing"},
                                  bridge))
     comment_target = added["receipts"][0]["affected"][1]
     assert comment_target["type"] == "comment"
-    threads = ok(execute_tool_call("read_comments", {}, bridge))
+    threads = ok(execute_tool_call("read_comments", {}, bridge))["threads"]
     assert [(t["text"], t["quote"], t["blockId"], t["resolved"]) for t in threads] == \
         [("Keep this?", "Trailing", "32560014", False)]
     cid = threads[0]["id"]
@@ -111,8 +119,8 @@ def test_happy_path_read_find_suggest_comment_reply_resolve():
     assert err(execute_tool_call("reply_comment", {"commentId": f"{cid}abc", "text": "x"}, bridge)) == \
         "reply_comment's `commentId` must be a comment id from `read_comments`."
     assert ok(execute_tool_call("resolve_comment", {"commentId": cid}, bridge)) == {"resolved": True}
-    assert ok(execute_tool_call("read_comments", {"filter": "open"}, bridge)) == []
-    resolved = ok(execute_tool_call("read_comments", {"filter": "resolved"}, bridge))
+    assert ok(execute_tool_call("read_comments", {"filter": "open"}, bridge))["threads"] == []
+    resolved = ok(execute_tool_call("read_comments", {"filter": "resolved"}, bridge))["threads"]
     assert resolved[0]["replies"][0]["text"] == "Yes."
     assert ok(execute_tool_call("resolve_comment", {"commentId": cid, "reopen": True}, bridge)) == {"resolved": False}
     # everything the model did is in the saved file
@@ -129,7 +137,7 @@ def test_skips_read_as_prose_and_preconditions_catch_staleness():
     assert reason.startswith("The blockId was not found in the document; re-read it")
     assert summary["issues"][0]["code"] == "missingBlock"
     # a caller precondition echoed from an earlier read catches a change made since (cross-call)
-    stale_hash = ok(execute_tool_call("read_document", {}, bridge))[0]["blockTextHash"]
+    stale_hash = ok(execute_tool_call("read_document", {}, bridge))["blocks"][0]["blockTextHash"]
     ok(execute_tool_call("suggest_changes", {"operations": [
         {"type": "replaceInBlock", "blockId": "0304003A", "find": "Heading", "replace": "Intro"}]}, bridge))
     later = ok(execute_tool_call("suggest_changes", {"operations": [
@@ -185,15 +193,19 @@ def test_find_text_unicode_whole_word_and_large_block_speed():
     ok(execute_tool_call("find_text", {"query": "slovo", "wholeWord": True}, bridge))
     assert time.monotonic() - start < 2.0
     truncated = ok(execute_tool_call("find_text", {"query": "slovo"}, bridge))
-    assert truncated["truncated"] and truncated["totalMatches"] == 60_000 and len(truncated["matches"]) == 200
+    assert truncated["truncated"] and truncated["totalMatches"] == 60_000 and len(truncated["matches"]) <= 200
+    assert json_size(truncated) <= RESULT_BUDGET and truncated["nextOffset"] == len(truncated["matches"])
 
 
 def test_story_search_and_stories():
     _, bridge = bridge_for(NVCA)
-    stories = ok(execute_tool_call("list_stories", {}, bridge))
+    listing = ok(execute_tool_call("list_stories", {}, bridge))
+    stories = listing["stories"]
+    assert listing["totalStories"] == len(stories) and stories[0]["handle"] == {"type": "main"}
     note = next(s for s in stories if s["handle"]["type"] == "footnote")
-    assert ok(execute_tool_call("read_story", {"handle": note["handle"]}, bridge)) == note
-    word = note["text"].split()[1]
+    story = ok(execute_tool_call("read_story", {"handle": note["handle"]}, bridge))
+    assert story["handle"] == note["handle"] and story["text"].startswith(note["preview"].rstrip("…"))
+    word = story["text"].split()[1]
     res = ok(execute_tool_call("find_text", {"query": word, "scope": {"type": "story", "handle": note["handle"]}},
                                bridge))
     assert res["matches"][0]["type"] == "story" and "blockId" not in res["matches"][0]
@@ -208,7 +220,7 @@ def test_outline_and_section_pagination():
     _, bridge = bridge_for(NVCA)
     outline = ok(execute_tool_call("get_document_outline", {"maxDepth": 1}, bridge))
     assert outline["truncated"] and outline["totalSections"] > len(outline["sections"])
-    assert all(s["level"] == 1 for s in outline["sections"])
+    assert all(s["handle"]["headingLevel"] == 1 for s in outline["sections"])
     handle = outline["sections"][0]["handle"]
     first = ok(execute_tool_call("read_section", {"handle": handle, "maxBlocks": 3}, bridge))
     assert first["truncated"] and len(first["blocks"]) == 3 and first["nextAfterBlockId"] == first["blocks"][-1]["blockId"]
@@ -297,3 +309,23 @@ def test_no_tool_raises_on_garbage(name):
     for args in (None, "x", 5, [], {"x": object()}, {"query": None, "handle": 3, "page": "one", "blockId": 7}):
         result = execute_tool_call(name, args, bridge)
         assert isinstance(result, dict) and "ok" in result
+
+
+def test_resolving_someone_elses_comment_needs_the_lawyers_permission():
+    rev = DocxReviewer.open(CORPUS / "pandoc_comments_with_reply.docx", author="Claude")
+    bridge = create_reviewer_bridge(rev)
+    theirs = ok(execute_tool_call("read_comments", {}, bridge))["threads"][0]
+    assert theirs["author"] == "Jesse Rosenthal"
+    refusal = err(execute_tool_call("resolve_comment", {"commentId": theirs["id"]}, bridge))
+    assert refusal.startswith(f"resolve_comment was not allowed to resolve comment {theirs['id']}: it was written by "
+                              "Jesse Rosenthal, and the lawyer has not allowed you")
+    assert "reply_comment" in refusal
+    assert not rev.get_comments()[0].done  # nothing changed
+    # Claude's own comment is its to close
+    added = ok(execute_tool_call("add_comment", {"blockId": theirs["blockId"], "text": "Resolved in 2.1?"}, bridge))
+    own = str(added["receipts"][0]["affected"][-1]["commentId"])
+    assert ok(execute_tool_call("resolve_comment", {"commentId": own}, bridge)) == {"resolved": True}
+    # with the lawyer's permission the other side's thread can be resolved too
+    allowed = create_reviewer_bridge(rev, resolve_others=True)
+    assert ok(execute_tool_call("resolve_comment", {"commentId": theirs["id"]}, allowed)) == {"resolved": True}
+    assert rev.get_comments()[0].done

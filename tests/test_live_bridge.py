@@ -95,10 +95,10 @@ def script(bridge) -> list[tuple[str, object]]:
         out.append((name, result))
         return result
 
-    blocks = run("read_document")
+    blocks = run("read_document")["blocks"]
     outline = run("get_document_outline")
     run("read_section", {"handle": outline["sections"][1]["handle"], "maxBlocks": 5})
-    stories = run("list_stories")
+    stories = run("list_stories")["stories"]
     run("read_story", {"handle": stories[-1]["handle"]})
     found = run("find_text", {"query": "Agreement", "matchCase": True})
     run("read_comments")
@@ -158,9 +158,11 @@ def test_same_answers_as_the_headless_bridge(qtbot, view, data, monkeypatch, pat
     for (name, a), (_, b) in zip(shown, headless, strict=True):
         assert without_live_fields(name, a) == b, name
     headless_bridge = create_reviewer_bridge(DocxReviewer.from_bytes(data[path.name]))
-    for tool in ("read_page", "read_selection", "scroll_to_block", "show_in_document"):
-        assert not execute_tool_call(tool, {"page": 1, "blockId": "x"}, headless_bridge)["ok"]
-        assert execute_tool_call(tool, {"page": 1, "blockId": "x"}, bridge)["ok"]
+    for tool, args in (("read_page", {"page": 1}), ("read_selection", {}), ("scroll_to_block", {"blockId": "x"}),
+                       ("show_in_document", {"blockId": "x"})):
+        assert not execute_tool_call(tool, args, headless_bridge)["ok"]
+        assert execute_tool_call(tool, args, bridge)["ok"]
+        assert "does not take `colour`" in execute_tool_call(tool, dict(args, colour=1), bridge)["error"]
 
 
 # -- 2. live-only tools against the layout's page map -------------------------------------------------
@@ -228,7 +230,7 @@ def test_outline_pages_and_page_scoped_search(qtbot, view, data):
     layout = view.document_layout
     outline = call(bridge, "get_document_outline", {"maxDepth": 9})
     assert outline["sections"] and \
-        all(e["page"] == layout.page_of(e["headingBlockId"]) for e in outline["sections"])
+        all(e["page"] == layout.page_of(e["handle"]["headingBlockId"]) for e in outline["sections"])
     everywhere = call(bridge, "find_text", {"query": "Customer", "matchCase": True})
     assert not everywhere["truncated"]
     snapshot = bridge.reviewer.snapshot()
@@ -329,7 +331,7 @@ def test_every_edit_changes_the_version_and_pins_are_checked(qtbot, view, data):
     changed()
     call(bridge, "resolve_comment", {"commentId": cid})
     changed()
-    [thread] = call(bridge, "read_comments")
+    [thread] = call(bridge, "read_comments")["threads"]
     assert (thread["author"], thread["replies"][0]["author"], thread["resolved"]) == ("Claude", "Claude", True)
     assert rev.accept_change(rev.get_changes()[0].id)  # the user accepts a change in the app
     changed()
@@ -387,11 +389,11 @@ def test_view_shows_an_edit_and_loses_it_on_undo(qtbot, view, data):
     assert frags[0][1] in view.pages[new_page - 1].fragments  # the view shows the new pages
     raw = call(bridge, "read_page", {"page": word_page})["text"]
     assert f"{old_word}REPLACED" in raw  # read_page is raw text: the tracked deletion stays in
-    assert {c["author"] for c in call(bridge, "read_changes")} == {"Claude"}
+    assert {c["author"] for c in call(bridge, "read_changes")["changes"]} == {"Claude"}
 
     undone = bridge.undo_document_operations(notices[0]["undoHandle"])
     assert undone["status"] == "undone" and notices[-1] is undone
     assert all(text not in call(bridge, "read_page", {"page": n})["text"]
                for n in range(max(page - 1, 1), page + 3))
     assert view.document_layout is not None and all(text not in p.text() for p in view.document_layout.pages)
-    assert call(bridge, "read_changes") == []
+    assert call(bridge, "read_changes")["changes"] == []

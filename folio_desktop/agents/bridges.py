@@ -56,11 +56,41 @@ class AgentBridge:
 
 
 class ReviewerBridge(AgentBridge):
-    """The headless bridge over a DocxReviewer (spec §8.2): no page, selection or view members."""
+    """The headless bridge over a DocxReviewer (spec §8.2): no page, selection or view members.
 
-    def __init__(self, reviewer: DocxReviewer, mode: str = "tracked-changes"):
+    `resolve_others`: whether the model may resolve or reopen comment threads someone else wrote
+    (off by default: closing the other side's comment hides it from the lawyer without a trace in
+    the redline, so it takes the lawyer's permission).
+    """
+
+    def __init__(self, reviewer: DocxReviewer, mode: str = "tracked-changes", resolve_others: bool = False):
         self.reviewer = reviewer
         self.document_operation_mode = mode
+        self.resolve_others = resolve_others
+        self._author: str | None = None
+
+    @property
+    def author(self) -> str:
+        """The name the model's edits, comments and replies are made under."""
+        return self._author if self._author is not None else self.reviewer.author
+
+    @author.setter
+    def author(self, value: str | None) -> None:
+        self._author = value
+
+    def may_resolve_comment(self, comment_id: str, resolved: bool) -> str | None:
+        """None when the model may resolve (or reopen) this thread, else the sentence it reads."""
+        if self.resolve_others:
+            return None
+        cid = decode_comment_id(comment_id)
+        comment = next((c for c in self.reviewer.all_comments() if c.id == cid), None)
+        if comment is None or comment.author == self.author:
+            return None  # not found is reported by resolve itself; its own comments are Claude's to close
+        verb = "resolve" if resolved else "reopen"
+        return (f"resolve_comment was not allowed to {verb} comment {comment_id}: it was written by "
+                f"{comment.author or 'someone else'}, and the lawyer has not allowed you to {verb} other people's "
+                "comments (a setting in the app). Leave it as it is; reply to it with reply_comment, or tell the "
+                "lawyer it can be resolved.")
 
     def snapshot(self):
         return self.reviewer.snapshot()
@@ -77,7 +107,7 @@ class ReviewerBridge(AgentBridge):
         return [c.to_agent_json() for c in self.reviewer.get_comments()]
 
     def get_changes(self) -> list[dict]:
-        return [c.to_agent_json() for c in self.reviewer.get_changes() if c.story == "main"]
+        return [c.to_agent_json() for c in self.reviewer.get_changes(main_only=True)]
 
     def reply_to_comment(self, comment_id: str, text: str) -> bool:
         cid = decode_comment_id(comment_id)
@@ -99,9 +129,29 @@ class ReviewerBridge(AgentBridge):
     def read_story(self, handle: dict) -> dict | None:
         return self.reviewer.read_story(handle)
 
+    # what the read tools use to page stories and annotate blocks (optional members)
 
-def create_reviewer_bridge(reviewer: DocxReviewer, mode: str = "tracked-changes") -> ReviewerBridge:
-    return ReviewerBridge(reviewer, mode=mode)
+    def list_story_handles(self) -> list[dict]:
+        return [s.handle() for s in self.reviewer.stories()]
+
+    def snapshot_story(self, handle: dict):
+        return self.reviewer.snapshot_story(handle)
+
+    def annotated_texts(self) -> dict[str, str]:
+        """blockId -> the block's text with <ins>/<del>/<comment> marks (the redline view)."""
+        from ..docx import views
+
+        doc = self.reviewer.document
+        return views.annotated_texts(doc, doc.snapshot(), doc.body)
+
+    def concealed_text(self):
+        fn = getattr(self.reviewer, "concealed_text", None)
+        return fn() if callable(fn) else None
+
+
+def create_reviewer_bridge(reviewer: DocxReviewer, mode: str = "tracked-changes",
+                           resolve_others: bool = False) -> ReviewerBridge:
+    return ReviewerBridge(reviewer, mode=mode, resolve_others=resolve_others)
 
 
 class ReviewQueueBridge(ReviewerBridge):

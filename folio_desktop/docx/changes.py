@@ -52,9 +52,18 @@ class Change:
         return {"id": self.id, "type": self.type, "author": self.author, "date": self.date,
                 "text": self.text, "blockId": self.block_id, "story": self.story}
 
+    @property
+    def is_move(self) -> bool:
+        """A move's two halves are census insertions and deletions whose mark is w:moveTo / w:moveFrom."""
+        tag = getattr(self.element, "tag", None)
+        return tag in (T_MOVE_FROM, T_MOVE_TO)
+
     def to_agent_json(self) -> dict:
-        return {"id": str(self.id), "type": self.type, "author": self.author, "text": self.text,
-                "blockId": self.block_id}
+        out = {"id": str(self.id), "type": self.type, "author": self.author, "text": self.text,
+               "blockId": self.block_id}
+        if self.is_move:
+            out["moved"] = True  # the text moved here (insertion) or away (deletion); not new wording
+        return out
 
 
 def classify(el) -> str | None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .snapshot import Block, Snapshot
-from .textkit import HASH_PATTERN
+from .textkit import HASH_PATTERN, normalize
+
+TITLE_CHARS = 100  # a heading longer than this is a whole clause styled as a heading: show its start
+# a run-in title: a few words ending in "." or ":" after a lowercase letter or a bracket ("Definitions.",
+# "Capital Contributions:"), so "U.S." or "Section 2.1" never end one
+_RUN_IN = re.compile(r"^([^.:;]{3,80}?[a-z\u00df-\u00ff)\]][.:])\s+\S")
 
 
 @dataclass
@@ -23,12 +29,30 @@ class OutlineEntry:
             "headingLevel": self.level,
         }
 
+    @property
+    def title(self) -> str:
+        return heading_title(self.block.text)
+
     def to_json(self) -> dict:
         out = {"handle": self.handle(), "headingBlockId": self.block.id, "text": self.block.text,
                "level": self.level}
         if self.parent is not None:
             out["parentHandle"] = self.parent.handle()
         return out
+
+
+def heading_title(text: str) -> str:
+    """What an outline shows of a heading: the heading itself, or, when a heading-styled paragraph is
+    a whole clause, its run-in title ("Definitions. …") or its first words, marked with an ellipsis."""
+    text = normalize(text)
+    if len(text) <= TITLE_CHARS:
+        return text
+    m = _RUN_IN.match(text)
+    if m and len(m.group(1).split()) <= 8:
+        return m.group(1) + " …"
+    cut = text[:80]
+    space = cut.rfind(" ", 40)
+    return (cut[:space] if space > 0 else cut).rstrip(" ,;:") + "…"
 
 
 def outline(snapshot: Snapshot) -> list[OutlineEntry]:

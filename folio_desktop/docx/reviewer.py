@@ -134,11 +134,15 @@ class DocxReviewer:
             out = [c for c in out if c.done == done]
         return out
 
-    def get_changes(self, author: str | None = None, type: str | None = None) -> list[Change]:  # noqa: A002
-        """Every pending tracked change in every story, in story then document order."""
+    def get_changes(self, author: str | None = None, type: str | None = None,  # noqa: A002
+                    main_only: bool = False) -> list[Change]:
+        """Every pending tracked change in every story (or the main story only), in story then
+        document order."""
         doc = self.document
         out: list[Change] = []
         for story in doc.stories():
+            if main_only and story.type != "main":
+                continue
             container = doc.story_container(story)
             snap = doc.snapshot_story(story)
             out.extend(census(doc, story, snap, container))

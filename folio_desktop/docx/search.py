@@ -84,8 +84,11 @@ class SearchResult:
     matches: list[dict]
     total: int
 
+    skip: int = 0
+
     def to_json(self) -> dict:
-        return {"matches": self.matches, "truncated": len(self.matches) < self.total, "totalMatches": self.total}
+        return {"matches": self.matches, "truncated": self.skip + len(self.matches) < self.total,
+                "totalMatches": self.total}
 
 
 def block_matches(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False):
@@ -102,8 +105,9 @@ def block_matches(blocks: Iterable[Block], query: str, match_case: bool = False,
 
 
 def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False,
-                   page_of=None, page: int | None = None) -> SearchResult:
-    """Main-story matches. With page_of (range -> page number) and page, only that page counts."""
+                   page_of=None, page: int | None = None, skip: int = 0) -> SearchResult:
+    """Main-story matches (the first `skip` left out). With page_of (range -> page number) and page,
+    only that page counts."""
     matches: list[dict] = []
     total = 0
     current = None
@@ -119,7 +123,7 @@ def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False
                 occurrence += 1
                 continue
         total += 1
-        if len(matches) < MAX_MATCHES:
+        if total > skip and len(matches) < MAX_MATCHES:
             if block_hash is None:
                 block_hash = block_text_hash(block.text)
             match = {
@@ -131,22 +135,24 @@ def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False
                 "occurrenceInBlock": occurrence,
                 "context": context_window(block.text, start, end),
             }
+            if block.display_label and block.kind != "diagnostic":
+                match["displayLabel"] = block.display_label
             if found_page is not None:
                 match["page"] = found_page
             matches.append(match)
         occurrence += 1
-    return SearchResult(matches, total)
+    return SearchResult(matches, total, skip)
 
 
 def find_in_story(story_handle: dict, text: str, query: str, match_case: bool = False,
-                  whole_word: bool = False) -> SearchResult:
+                  whole_word: bool = False, skip: int = 0) -> SearchResult:
     """Matches in a non-main story's normalized text (offsets into that text, no block ids)."""
     pattern = compile_query(query, match_case)
     matches: list[dict] = []
     total = 0
     for occurrence, (start, end) in enumerate(iter_matches(pattern, text, whole_word)):
         total += 1
-        if len(matches) < MAX_MATCHES:
+        if total > skip and len(matches) < MAX_MATCHES:
             matches.append({
                 "type": "story",
                 "story": story_handle,
@@ -155,4 +161,4 @@ def find_in_story(story_handle: dict, text: str, query: str, match_case: bool = 
                 "occurrenceInStory": occurrence,
                 "context": context_window(text, start, end),
             })
-    return SearchResult(matches, total)
+    return SearchResult(matches, total, skip)

@@ -77,6 +77,7 @@ class Block:
     structural_boundaries: list[dict] | None = None
     table: TableLocation | None = None
     diagnostic: dict | None = None
+    comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
 
     @cached_property
     def normalized_text(self) -> str:
@@ -346,6 +347,8 @@ class _Walker:
         self.paragraph_properties(p, block)
         self.blocks.append(block)
         self.by_paragraph[p] = block
+        if extras["comments"]:
+            block.comment_ids = extras["comments"]
         for cid in extras["comments"]:
             anchor = self.comment_anchors[cid]
             if anchor.block_id is None:
