@@ -29,8 +29,9 @@ def _obj(properties: dict, required=(), description: str | None = None) -> dict:
     return out
 
 
-def _str(description: str, min_length: int | None = None, pattern: str | None = None) -> dict:
-    out = {"type": "string", "description": description}
+def _str(description: str | None = None, min_length: int | None = None, pattern: str | None = None) -> dict:
+    # descriptions only where a name does not say it all: every request carries these schemas
+    out = {"type": "string", "description": description} if description else {"type": "string"}
     if min_length is not None:
         out["minLength"] = min_length
     if pattern:
@@ -38,8 +39,8 @@ def _str(description: str, min_length: int | None = None, pattern: str | None = 
     return out
 
 
-def _int(description: str, minimum=None, maximum=None) -> dict:
-    out = {"type": "integer", "description": description}
+def _int(description: str | None = None, minimum=None, maximum=None) -> dict:
+    out = {"type": "integer", "description": description} if description else {"type": "integer"}
     if minimum is not None:
         out["minimum"] = minimum
     if maximum is not None:
@@ -54,36 +55,36 @@ def _bool(description: str) -> dict:
 SECTION_HANDLE = _obj({
     "type": {"type": "string", "enum": ["headingSection"]},
     "story": {"type": "string", "enum": ["main"]},
-    "headingBlockId": _str("the heading's block id", 1),
-    "headingTextHash": _str("the heading's text hash", 1, HASH_PATTERN),
-    "headingLevel": _int("heading level", 1, 9),
-}, ["type", "story", "headingBlockId", "headingTextHash", "headingLevel"],
+    "headingBlockId": _str(None, 1),
+    "headingTextHash": _str(None, 1, HASH_PATTERN),
+    "headingLevel": _int(None, 1, 9),
+}, ["headingBlockId", "headingTextHash", "headingLevel"],
     "a section handle copied from get_document_outline")
 
 STORY_HANDLE = _obj({
     "type": {"type": "string", "enum": ["main", "header", "footer", "footnote", "endnote"]},
-    "relationshipId": _str("header/footer relationship id from list_stories", 1),
-    "noteId": _int("footnote/endnote id from list_stories"),
+    "relationshipId": _str("headers and footers", 1),
+    "noteId": _int("footnotes and endnotes"),
 }, ["type"], "a story handle copied from list_stories")
 
 TEXT_RANGE = _obj({
     "type": {"type": "string", "enum": ["textRange"]},
     "story": {"type": "string", "enum": ["main"]},
-    "blockId": _str("block id", 1),
-    "startOffset": _int("start offset (UTF-16 units)", 0),
-    "endOffset": _int("end offset (UTF-16 units)", 1),
-    "selectedTextHash": _str("hash of the selected text", 1, HASH_PATTERN),
+    "blockId": _str(None, 1),
+    "startOffset": _int(None, 0),
+    "endOffset": _int(None, 1),
+    "selectedTextHash": _str(None, 1, HASH_PATTERN),
 }, ["type", "story", "blockId", "startOffset", "endOffset", "selectedTextHash"],
     "copy the range object returned by find_text")
 
 SCOPED_HANDLE = _obj({
     "type": {"type": "string", "enum": ["main", "header", "footer", "footnote", "endnote", "headingSection"]},
     "story": {"type": "string", "enum": ["main"]},
-    "relationshipId": _str("header/footer relationship id", 1),
-    "noteId": _int("footnote/endnote id"),
-    "headingBlockId": _str("heading block id", 1),
-    "headingTextHash": _str("heading text hash", 1, HASH_PATTERN),
-    "headingLevel": _int("heading level", 1, 9),
+    "relationshipId": _str(None, 1),
+    "noteId": _int(),
+    "headingBlockId": _str(None, 1),
+    "headingTextHash": _str(None, 1, HASH_PATTERN),
+    "headingLevel": _int(None, 1, 9),
 }, ["type"], "a handle from get_document_outline (section) or list_stories (story)")
 
 PRECONDITION = _obj({"blockTextHash": _str("echo blockTextHash from read_document, read_section or find_text", 1,
@@ -92,24 +93,25 @@ PRECONDITION = _obj({"blockTextHash": _str("echo blockTextHash from read_documen
 
 _NUMBERING = _obj({
     "kind": {"type": "string", "enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
-    "ilvl": _int("list level", 0, 8),
-    "numId": _int("numbering instance id", 1),
+    "ilvl": _int(None, 0, 8),
+    "numId": _int(None, 1),
     "format": {"type": "string", "enum": ["numbered", "bullet"]},
-}, ["kind"], "paragraph numbering request")
+}, ["kind"], "numbering request")
+_BOOL = {"type": "boolean"}
 _SPACING = _obj({
-    "spaceBefore": _int("twips before", 0), "spaceAfter": _int("twips after", 0),
-    "lineSpacing": _int("line spacing (240 = single when auto)"),
+    "spaceBefore": _int(None, 0), "spaceAfter": _int(None, 0), "lineSpacing": _int("240 = single when auto"),
     "lineSpacingRule": {"type": "string", "enum": ["auto", "exact", "atLeast"]},
-    "beforeAutospacing": _bool("automatic space before"), "afterAutospacing": _bool("automatic space after"),
-}, description="paragraph spacing in twips")
-_INDENT = _obj({"left": _int("twips"), "right": _int("twips"), "firstLine": _int("twips", 0),
-                "hanging": _int("twips", 0)}, description="paragraph indentation in twips")
+    "beforeAutospacing": _BOOL, "afterAutospacing": _BOOL,
+}, description="twips")
+_INDENT = _obj({"left": _int(), "right": _int(), "firstLine": _int(None, 0), "hanging": _int(None, 0)},
+               description="twips")
 _ALIGN = {"type": "string", "enum": ["left", "center", "right", "both", "justify", "start", "end", "distribute"]}
 _PARA_PROPS = _obj({
-    "styleId": _str("a paragraph style id the document defines", 1), "listLevel": _int("list level", 0, 8),
-    "alignment": _ALIGN, "spacing": _SPACING, "outlineLevel": _int("outline level", 0, 9),
-    "numbering": _NUMBERING, "indentation": _INDENT,
-}, description="paragraph properties to set")
+    "styleId": _str("a paragraph style id the document defines", 1), "listLevel": _int(None, 0, 8),
+    "alignment": _ALIGN, "outlineLevel": _int(None, 0, 9),
+    # the same shapes as the operation's own spacing, indentation and numbering: said once there
+    "spacing": {"type": "object"}, "indentation": {"type": "object"}, "numbering": {"type": "object"},
+}, description="paragraph properties to set (spacing, indentation, numbering as on inserts)")
 
 # every operation property the model may send, by contract key
 _OP_PROPERTIES = {
@@ -201,49 +203,45 @@ def get_tool_definitions(options=None) -> list[dict]:
                            "`redline` text with <ins>/<del>/<comment> marks on blocks that have them"}
     offset = _int("skip this many items: the nextOffset of the previous page", 0)
     defs = [
-        ("read_document", "Read the main document as blocks, in order, a page at a time: up to maxBlocks blocks "
-         f"per call and {BUDGET_WORDS} (call again with afterBlockId = nextAfterBlockId; totalBlocks counts all). "
-         "For a long contract start from get_document_outline and read_section. " + FIELD_WORDS + " " + untrusted,
+        ("read_document", "Read the main document as blocks, in order, a page at a time (up to maxBlocks blocks, "
+         f"{BUDGET_WORDS}: pass afterBlockId = nextAfterBlockId; totalBlocks counts all). For a long contract start "
+         "from get_document_outline and read_section. " + FIELD_WORDS + " " + untrusted,
          _obj({"afterBlockId": after, "maxBlocks": max_blocks, "view": view})),
-        ("get_document_outline", "List the document's headings, its table of contents, with section handles for "
-         "read_section and find_text. Each entry has a handle (copy it whole; its headingBlockId is the heading's "
-         "block id and headingLevel its level: an entry belongs to the nearest entry above it with a lower level), "
-         "displayLabel (the clause number to cite, e.g. `4.2`), text (the heading; where a heading-styled paragraph "
-         "is a whole clause, its first words ending in …) and, in the live view, page. By default headings down to level 3, or "
-         "fewer levels when that listing would not fit (the result's maxDepth and note say so); "
-         f"{BUDGET_WORDS} (pass afterBlockId = nextAfterBlockId). totalSections counts every heading.",
+        ("get_document_outline", "List the headings (the table of contents) with section handles for read_section "
+         "and find_text. Each entry: handle (copy it whole; its headingBlockId is the heading's block id, "
+         "headingLevel its level), displayLabel (the clause number to cite), text (the heading, or the first words "
+         "of a clause styled as a heading, ending in …) and, live, page. By default levels 1-3, fewer when they "
+         f"would not fit (maxDepth and note say so); {BUDGET_WORDS}: pass afterBlockId = nextAfterBlockId.",
          _obj({"maxDepth": _int("deepest heading level to list (default 3)", 1, 9),
                "afterBlockId": _str("continue after this heading: the nextAfterBlockId of the previous page", 1)})),
-        ("read_section", "Read one section: its heading and every block under it, a page at a time: up to "
-         f"maxBlocks blocks per call and {BUDGET_WORDS} (afterBlockId = nextAfterBlockId). Blocks carry the same "
-         "fields as in read_document (displayLabel, pending, comments, concealed, redline). " + untrusted,
+        ("read_section", "Read one section, its heading and every block under it, a page at a time (up to "
+         f"maxBlocks blocks, {BUDGET_WORDS}: pass afterBlockId = nextAfterBlockId). Blocks as in read_document. "
+         + untrusted,
          _obj({"handle": SECTION_HANDLE, "maxBlocks": max_blocks, "afterBlockId": after, "view": view},
               ["handle"])),
         ("list_stories", "List main, header, footer, footnote, and endnote story handles for read_story and "
-         "find_text, each with its block count, characters and a short preview (not the whole text); "
-         f"{BUDGET_WORDS} (pass offset = nextOffset).", _obj({"offset": offset})),
+         f"find_text, each with its block count, characters and a short preview; {BUDGET_WORDS}: pass offset = "
+         "nextOffset.", _obj({"offset": offset})),
         ("read_story", "Read one story (the main text as `[blockId] text` lines; a header, footer or note as one "
-         f"line) a page at a time: up to maxBlocks blocks per call and {BUDGET_WORDS} (afterBlockId = "
-         "nextAfterBlockId). " + untrusted,
+         f"line) a page at a time (up to maxBlocks blocks, {BUDGET_WORDS}: pass afterBlockId = nextAfterBlockId). "
+         + untrusted,
          _obj({"handle": STORY_HANDLE, "afterBlockId": after, "maxBlocks": max_blocks}, ["handle"])),
-        ("find_text", "Find literal text (not a pattern) in the document, a section, a page or a story. Each match "
-         "carries the block's id, displayLabel (the clause number), blockTextHash, a range for suggest_changes and "
-         f"40 characters of context each side; at most 200 matches and {BUDGET_WORDS} (pass offset = nextOffset); "
-         "totalMatches counts all.",
+        ("find_text", "Find literal text (not a pattern) in the document, a section, a page or a story. Matches "
+         "carry blockId, displayLabel (the clause number), blockTextHash, a range for suggest_changes and 40 "
+         f"characters of context each side; at most 200 matches, {BUDGET_WORDS}: pass offset = nextOffset.",
          _obj({"query": _str("the text to find (1 to 1,000 characters)", 1), "matchCase": _bool("match case"),
                "wholeWord": _bool("whole words only"),
                "scope": _obj({"type": {"type": "string", "enum": ["document", "section", "page", "story"]},
                               "handle": SCOPED_HANDLE, "page": _int("page number", 1)}, ["type"]),
                "offset": offset},
               ["query"])),
-        ("read_comments", "Read the comment threads with their replies: id, author, text, resolved, the block the "
-         "thread is on (blockId, displayLabel) and the text it quotes (cut at 300 characters; quoteLength gives the "
-         f"whole length); {BUDGET_WORDS} (pass offset = nextOffset). " + untrusted,
+        ("read_comments", "Read the comment threads and replies: id, author, text, resolved, blockId, displayLabel "
+         f"and the quoted text (cut at 300 characters, quoteLength says how long); {BUDGET_WORDS}: pass offset = "
+         "nextOffset. " + untrusted,
          _obj({"filter": {"type": "string", "enum": ["all", "open", "resolved"]}, "offset": offset})),
-        ("read_changes", "Read the pending tracked changes: proposals by the authors named, not yet accepted. Each "
-         "has id, type, author, text (cut at 300 characters; textLength gives the whole length), blockId and "
-         f"displayLabel; moved marks text that was moved rather than written anew; {BUDGET_WORDS} (pass offset = "
-         "nextOffset). " + untrusted, _obj({"offset": offset})),
+        ("read_changes", "Read the pending tracked changes (proposals, not yet accepted): id, type, author, text "
+         "(cut at 300 characters, textLength says how long), blockId, displayLabel, and moved for moved text; "
+         f"{BUDGET_WORDS}: pass offset = nextOffset. " + untrusted, _obj({"offset": offset})),
         ("add_comment", "Add a comment on a block (optionally on a quoted part of it).",
          _obj({"blockId": _str("block id from read_document or find_text", 1),
                "text": _str(f"the comment ({text_cap})", 1), "quote": _str("exact text within the block", 1),

@@ -17,8 +17,7 @@ HARD_LIMIT = 100_000  # no result is ever larger, whatever the arguments ask for
 ENVELOPE_RESERVE = 1_500  # room kept for the result's own keys (totals, cursor, notes)
 MIN_TEXT = 2_000  # a single item larger than a page keeps at least this much of its text
 
-BUDGET_WORDS = ("at most 40,000 characters of JSON (about 10k tokens); when a page is cut, `truncated` is true and "
-                "the cursor it returns continues where it stopped")
+BUDGET_WORDS = "at most 40,000 characters (~10k tokens) a call; `truncated` means more follows"
 
 
 def json_size(value: Any) -> int:

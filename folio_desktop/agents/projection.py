@@ -28,14 +28,11 @@ _PENDING_KEY = {
 PENDING_ORDER = ("insertions", "deletions", "moves", "formatting", "paragraphBreaks", "tableChanges")
 
 FIELD_WORDS = (
-    "Each block is {blockId, kind, text, blockTextHash} plus, when present: displayLabel (the clause number or "
-    "bullet the reader sees, e.g. `2.1.` or `(a)`; for an unnumbered heading its style id: cite clauses by it), "
-    "headingLevel, statedNumbering, listReference, table (its cell), pending (tracked changes not yet accepted in "
-    "the block: counts and authors; `text` reads as if they were accepted, so treat it as proposed, not agreed), "
-    "comments (ids of comment threads on the block, for read_comments), concealed (characters hidden from view: "
-    "`hidden` text is withheld from you, `invisible` text is coloured like its background, `tiny` is under 2 pt; "
-    "tell the lawyer), and with view \"redline\" a `redline` text marking <ins author>, <del author> and "
-    "<comment id>.")
+    "Blocks: {blockId, kind, text, blockTextHash} plus, when present, displayLabel (the clause number the reader "
+    "sees, e.g. `2.1.`; cite clauses by it), headingLevel, statedNumbering, listReference, table, pending (tracked "
+    "changes not yet accepted: counts, authors; `text` reads as if accepted), comments (thread ids), concealed "
+    "(hidden, invisible or tiny text: tell the lawyer) and, with view \"redline\", `redline` with <ins>/<del>/"
+    "<comment> marks.")
 
 
 class BlockReader:

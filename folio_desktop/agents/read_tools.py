@@ -89,10 +89,11 @@ def page_of_block(bridge, block_id: str):
 
 def outline_entry_json(entry, bridge, with_page: bool = True) -> dict:
     """An outline entry as the model sees it: the handle (which holds the heading's block id and
-    level, so they are not repeated), the number to cite, and the heading's title (a clause styled as
-    a heading shows its first words). Parents follow from the order and the levels. A listing of a
-    hundred sections stays a few thousand tokens this way."""
-    out = {"handle": entry.handle()}
+    level, so they are not repeated; its constant type and story are left out), the number to cite,
+    and the heading's title (a clause styled as a heading shows its first words). Parents follow from
+    the order and the levels. A listing of a hundred sections stays about 5k tokens this way."""
+    handle = entry.handle()
+    out = {"handle": {k: handle[k] for k in ("headingBlockId", "headingTextHash", "headingLevel")}}
     if entry.block.display_label:
         out["displayLabel"] = entry.block.display_label
     out["text"] = entry.title

@@ -54,6 +54,8 @@ class AssistantSettings:
     model: str = DEFAULT_MODEL
     author: str = field(default_factory=_default_author)  # the lawyer's own edits and comments
     assistant_author: str = DEFAULT_ASSISTANT_AUTHOR  # Claude's tracked changes, comments and replies
+    # resolving a comment is not a tracked change: closing someone else's thread takes the lawyer's leave
+    allow_resolving_others: bool = False
     config_dir: Path = field(default_factory=default_config_dir)
 
     @property
@@ -99,6 +101,7 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
         settings.author = prefs["author"].strip()
     if isinstance(prefs.get("assistantAuthor"), str) and prefs["assistantAuthor"].strip():
         settings.assistant_author = prefs["assistantAuthor"].strip()
+    settings.allow_resolving_others = prefs.get("allowResolvingOthersComments") is True
     base = prefs.get("baseUrl") if isinstance(prefs.get("baseUrl"), str) else None
     # only the override is kept here: ANTHROPIC_BASE_URL stays the environment's (the SDK reads it), so
     # saving preferences never writes it into settings.json
@@ -124,10 +127,10 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
 
 
 def save_preferences(settings: AssistantSettings) -> None:
-    """Write model, author and base URL (never the key) to settings.json."""
+    """Write model, authors, base URL and permissions (never the key) to settings.json."""
     settings.config_dir.mkdir(parents=True, exist_ok=True)
     data = {"model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
-            "baseUrl": settings.base_url or ""}
+            "baseUrl": settings.base_url or "", "allowResolvingOthersComments": settings.allow_resolving_others}
     _write_private(settings.config_dir / SETTINGS_FILE, data)
 
 

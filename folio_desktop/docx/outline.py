@@ -72,10 +72,12 @@ def outline(snapshot: Snapshot) -> list[OutlineEntry]:
 
 
 def decode_section_handle(handle) -> dict | None:
-    """The strict decoder: a well-formed headingSection handle or None."""
+    """The strict decoder: a well-formed headingSection handle or None. `type` and `story` may be
+    left out (the outline tool leaves them out: they are the same on every entry of a listing that
+    would otherwise spend a tenth of its size on them); when given they must be right."""
     if not isinstance(handle, dict):
         return None
-    if handle.get("type") != "headingSection" or handle.get("story") != "main":
+    if handle.get("type", "headingSection") != "headingSection" or handle.get("story", "main") != "main":
         return None
     block_id = handle.get("headingBlockId")
     text_hash = handle.get("headingTextHash")
