@@ -55,5 +55,8 @@ def test_outline_section_find_comment_on_the_ilpa_stays_under_60k_input_tokens()
         assert total == sum(sent) and len(sent) == 5
         print(f"\nILPA outline -> section -> find -> comment: {total:,} input tokens in {len(sent)} requests {sent}")
         assert total < BUDGET_TOKENS
+        # what the model was given to cite: the clause numbers of the section it read
+        section = api.requests[2].json["messages"][-1]["content"][0]["content"]
+        assert '"displayLabel": "14.7.4"' in section or '"displayLabel":"14.7.4"' in section
     [comment] = [c for c in rev.get_comments() if c.author == "Claude"]
     assert comment.block_id == steps["block"]

@@ -245,3 +245,30 @@ def test_changes_and_comments_listings_cite_clauses_and_cut_long_text():
     snapshot = rev.snapshot()
     assert all(c.get("displayLabel") == (snapshot.block(c["blockId"]).display_label if c["blockId"] else None)
                for c in changes if c["blockId"] and snapshot.block(c["blockId"]).kind != "diagnostic")
+
+
+def test_the_model_receives_numbers_pending_marks_and_refusals_over_the_wire():
+    """The same facts, as the real SDK carries them to the Messages API and back."""
+    import json
+
+    from fake_messages_api import FakeMessagesAPI, Reply, Text, ToolUse
+
+    from folio_desktop.assistant import AssistantSettings, ModelLoop
+    from folio_desktop.assistant.tooling import anthropic_tools_for, tool_runner
+
+    bridge = create_reviewer_bridge(_redlined())
+    with FakeMessagesAPI() as api:
+        api.script(Reply([ToolUse("read_document", {"view": "redline"}), ToolUse("read_document", {"maxBlock": 2})],
+                         stop_reason="tool_use"),
+                   Reply([Text("Seller Counsel proposes adding “promptly and”.")]))
+        settings = AssistantSettings(api_key="k", base_url=api.base_url, model="claude-sonnet-5-5")
+        result = ModelLoop(settings, tool_runner(bridge), anthropic_tools_for(bridge)).run_turn("What is pending?")
+        assert result.status == "completed"
+        first, refused = api.requests[1].json["messages"][-1]["content"][:2]
+    blocks = json.loads(first["content"])["blocks"]
+    assert blocks[0]["pending"] == {"insertions": 1, "authors": ["Seller Counsel"]}
+    assert '<ins author="Seller Counsel">promptly and </ins>' in blocks[0]["redline"]
+    assert refused["is_error"] and "does not take `maxBlock`" in refused["content"]
+    tools = {t["name"]: t for t in api.requests[0].json["tools"]}
+    assert "displayLabel" in tools["read_document"]["description"]
+    assert "40,000 characters" in tools["find_text"]["description"]
