@@ -82,6 +82,9 @@ def _summary(path: str) -> int:
     print(f"{path}")
     print(f"  {len(snap.content_blocks)} paragraphs, {len(changes)} pending change(s), "
           f"{sum(not t.done for t in threads)} open comment thread(s)")
+    concealed = rev.concealed_text()
+    if not concealed.is_empty():
+        print(f"  {concealed.describe()}")
     for entry in rev.outline():
         label = entry.block.display_label if entry.block.display_label != entry.block.style_id else ""
         print(f"  {'  ' * (entry.level - 1)}{label + ' ' if label else ''}{entry.block.text}")
@@ -135,6 +138,10 @@ def _run_headless(args) -> int:
     if args.command == "review":
         from .assistant.headless import run_review
 
+        # the reader of the run's output is told first what the document hides (issue 12)
+        concealed = _open(args.file).concealed_text()
+        if not concealed.is_empty():
+            print(f"[notice] {concealed.describe()}", flush=True)
         return run_review(args.file, args.prompt, args.output, model=args.model, author=args.author,
                           base_url=args.base_url)
     if args.command == "tool":

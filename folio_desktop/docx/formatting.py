@@ -130,6 +130,7 @@ class ParagraphFormat:
     number_suffix: str
     num_id: str | None = None  # the list (w:numId) whose label the paragraph shows
     snap_to_grid: bool = True  # lines follow the section's document grid (w:snapToGrid, on by default)
+    shading: str | None = None  # the paragraph's own background fill (w:pPr/w:shd), hex; None = none
 
 
 # -- parsing property elements into partial dicts ----------------------------------------------------
@@ -160,6 +161,15 @@ def _hex(value: str | None) -> str | None:
     except ValueError:
         return None
     return value.upper()
+
+
+def _shading(shd: etree._Element) -> str | None:
+    """The colour a w:shd paints (a solid pattern shows its pattern colour); None = no fill."""
+    pattern = shd.get(W_VAL)
+    fill = _hex(shd.get(_W + "fill"))
+    if pattern == "solid":
+        fill = _hex(shd.get(_W + "color")) or fill
+    return None if pattern == "nil" else fill
 
 
 def parse_rpr(rpr: etree._Element | None) -> dict[str, Any]:
@@ -202,11 +212,9 @@ def parse_rpr(rpr: etree._Element | None) -> dict[str, Any]:
             value = child.get(W_VAL)
             out["highlight"] = None if not value or value == "none" else value
         elif name == "shd":
-            pattern = child.get(W_VAL)
-            fill = _hex(child.get(_W + "fill"))
-            if pattern == "solid":
-                fill = _hex(child.get(_W + "color")) or fill
-            out["shd"] = None if pattern == "nil" else fill
+            out["shd"] = _shading(child)
+        elif name == "specVanish":
+            out["specVanish"] = on_off(child)
         elif name == "vertAlign":
             value = child.get(W_VAL)
             out["vertAlign"] = value if value in ("superscript", "subscript") else None
@@ -276,6 +284,8 @@ def parse_ppr(ppr: etree._Element | None, only_indents: bool = False) -> dict[st
             out["tabs"] = tuple(ops)
         elif only_indents:
             continue
+        elif name == "shd":
+            out["shd"] = _shading(child)
         elif name == "jc":
             value = child.get(W_VAL)
             if value:
@@ -452,6 +462,7 @@ class Formatter:
         self._style_ppr: dict[str | None, dict] = {}
         self._style_rpr: dict[str | None, dict] = {}
         self._table_layers: dict[tuple, tuple[dict, dict]] = {}
+        self._table_fills: dict[tuple, tuple[str | None, str | None]] = {}
         self._table_types: dict[str, frozenset] = {}
         self._tables: dict[Any, _TableInfo] = {}
         self._paras: dict[tuple, ParagraphFormat] = {}
@@ -508,6 +519,66 @@ class Formatter:
             fmt = self._run_format(*_resolve(levels, (direct,)))
             self._runs[key] = fmt
         return fmt
+
+    def cell_shading(self, p: etree._Element) -> str | None:
+        """The fill (hex) of the table cell behind paragraph p, or None when nothing shades it: the
+        cell's own w:tcPr/w:shd, else the table style's cell shading at the cell's position, and
+        under an unshaded cell the table's background (w:tblPr/w:shd, then its style's). An
+        unshaded cell of a nested table shows the cell around that table."""
+        self._check()
+        el = p
+        while True:
+            tc = tbl = None
+            parent = el.getparent()
+            while parent is not None and tbl is None:
+                tag = parent.tag
+                if tag == T_TC and tc is None:
+                    tc = parent
+                elif tag == T_TBL:
+                    tbl = parent
+                elif tag == T_BODY or tag == T_TXBX:
+                    return None  # a text box paints its own background, not the cell's
+                parent = parent.getparent()
+            if tc is None or tbl is None:
+                return None
+            key = self._table_key(el, None, None)
+            tcpr = tc.find(_W + "tcPr")
+            shd = tcpr.find(_W + "shd") if tcpr is not None else None
+            fill = _shading(shd) if shd is not None else self._style_cells(key)[0]
+            if fill is None:
+                tblpr = tbl.find(T_TBLPR)
+                shd = tblpr.find(_W + "shd") if tblpr is not None else None
+                fill = _shading(shd) if shd is not None else self._style_cells(key)[1]
+            if fill is not None:
+                return fill
+            el = tbl
+
+    def _style_cells(self, table_key: tuple | None) -> tuple[str | None, str | None]:
+        """(cell fill, table background) a table style gives a cell with these conditional formats."""
+        if table_key is None:
+            return None, None
+        cached = self._table_fills.get(table_key)
+        if cached is None:
+            style_id, conds = table_key
+            chain = list(reversed(self._styles.chain(style_id)))
+            cell = table = None
+            for cond in (None, *conds):
+                for style in chain:
+                    el = self._style_elements.get(style.style_id)
+                    if el is None:
+                        continue
+                    holders = [el] if cond is None else [c for c in el.iterchildren(_W + "tblStylePr")
+                                                         if c.get(_W + "type") == cond]
+                    for holder in holders:
+                        shd = holder.find(f"{_W}tcPr/{_W}shd")
+                        if shd is not None:
+                            cell = _shading(shd)
+                        if cond is None:
+                            shd = holder.find(f"{T_TBLPR}/{_W}shd")
+                            if shd is not None:
+                                table = _shading(shd)
+            cached = self._table_fills[table_key] = (cell, table)
+        return cached
 
     # -- paragraphs --------------------------------------------------------------------------------
 
@@ -602,6 +673,7 @@ class Formatter:
             number_suffix=suffix,
             num_id=num_id if level is not None else None,
             snap_to_grid=props.get("snap_to_grid", True),
+            shading=props.get("shd"),
         )
 
     def _paragraph_style_ppr(self, style_id: str | None) -> dict:
@@ -771,7 +843,7 @@ class Formatter:
             small_caps=toggles["smallCaps"],
             vert_align=values.get("vertAlign"),
             position_half_pts=values.get("position", 0),
-            hidden=toggles["vanish"],
+            hidden=toggles["vanish"] or bool(values.get("specVanish")),  # specVanish is no toggle
             spacing_twips=values.get("spacing", 0),
             rtl=bool(values.get("rtl")),
         )

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from . import graphemes, op_blocks, op_tables, op_text
+from .concealed import hidden_spans
 from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
 from .editing import EditError, Stamp, max_revision_id, now_iso
 from .ooxml import W_NS, W_PPR, W_RPR, on_off
-from .op_context import OpContext, RecordingStamp
+from .op_context import OpContext, RecordingStamp, note_texts
 from .skips import issue_for
 from .textkit import index_to_utf16, text_hash, utf16_to_index
 from .validate import validate_elements
@@ -58,6 +59,7 @@ TEXT_CHANGING = ("replaceInBlock", "replaceRange", "replaceBlock", "splitBlock")
 ANNOTATIONS = ("commentOnRange", "commentOnBlock")
 BLOCK_CLAIMS = ("deleteBlock", "replaceBlock", "splitBlock")
 INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignatureTable")
+HIDDEN_GUARDED = ("replaceBlock", "deleteBlock", "replaceInBlock", "replaceRange")
 TABLE_OPS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn", "mergeTableCells",
              "splitTableCell", "deleteTable")
 
@@ -89,9 +91,13 @@ class _UndoEntry:
 class OperationEngine:
     """One per open document: revision cursor, undo history, and the id registry for replays."""
 
-    def __init__(self, doc: Document, author: str):
+    def __init__(self, doc: Document, author: str, *, guard_hidden_text: bool = False):
         self.doc = doc
         self.author = author
+        # refuse edits that would leave hidden text live and unreviewed (issue 12): on for the surfaces
+        # whose authors cannot see hidden text (the reviewer's engine: the model, the lawyer); off for
+        # the redline writer, which writes the difference between two versions, not an author's edit
+        self.guard_hidden_text = guard_hidden_text
         self._cursor: list[int] | None = None
         self._undo: list[_UndoEntry] = []
         self._undo_seq = 0
@@ -322,6 +328,8 @@ class OperationEngine:
             ppr = block.element.find(W_PPR) if block.element is not None else None
             if ppr is not None and ppr.find(_W + "pPrChange") is not None:
                 raise EditError("pendingParagraphPropertyChange")
+        if self.guard_hidden_text and t in HIDDEN_GUARDED:
+            _refuse_hidden_text(self.doc, block, t, plan.resolved)
         if t in TABLE_OPS:
             op_tables.resolve(plan, current)
         refs = {}
@@ -541,6 +549,37 @@ def _range_indices(text: str, rng: dict, check_clusters: bool) -> tuple[int, int
             if cluster:
                 raise EditError("splitsCharacter", graphemes.splits_message(text, off, *cluster))
     return a, b
+
+
+def _refuse_hidden_text(doc: Document, block: Block, t: str, resolved: dict) -> None:
+    """Hidden text is never shown to the model, so an edit that rewrites or deletes a whole paragraph
+    holding some, or replaces a stretch with some inside, would leave text nobody reviewed live in
+    the document: refuse it (issue 12). Text merely beside the replaced stretch is untouched."""
+    p = block.element
+    if p is None:
+        return
+    spans = hidden_spans(p, doc.hidden_character_styles, note_texts(block))
+    if not spans:
+        return
+    reveal = "or ask the lawyer to reveal the hidden text (Word: Home > Show/Hide) first"
+    if t in ("replaceBlock", "deleteBlock"):
+        n = sum(count for _offset, count in spans)
+        verb = "replacing" if t == "replaceBlock" else "deleting"
+        raise EditError("hiddenText", f"this paragraph holds {_characters(n)} of hidden text the model cannot "
+                                      f"see, so {verb} the whole paragraph would leave that text live and "
+                                      f"unreviewed; edit the visible words with replaceInBlock or replaceRange "
+                                      f"instead, {reveal}")
+    a, b = resolved["start"], resolved["end"]
+    n = sum(count for offset, count in spans if a < offset < b)
+    if n:
+        raise EditError("hiddenText", f"the replaced text has {_characters(n)} of hidden text inside it that the "
+                                      f"model cannot see, so replacing it would leave that text live and "
+                                      f"unreviewed; replace the visible words on each side of it separately, "
+                                      f"{reveal}")
+
+
+def _characters(n: int) -> str:
+    return f"{n:,} character{'' if n == 1 else 's'}"
 
 
 _MARKER = re.compile(r"\[\^e?\d+\]")

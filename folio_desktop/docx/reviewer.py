@@ -10,6 +10,7 @@ from . import checkpoints, views
 from .changes import Change, census
 from .checkpoints import Checkpoint
 from .comments import Comment, read_comments, threads
+from .concealed import ConcealedReport, concealed_text
 from .document import Document, Story
 from .errors import CorruptDocxError, DocxError, SaveConflictError
 from .outline import OutlineEntry, SectionResolution, outline, resolve_section
@@ -120,6 +121,15 @@ class DocxReviewer:
                 return find_in_story(story.handle(), text, query, match_case, whole_word)
         return find_in_blocks(self.snapshot().blocks, query, match_case, whole_word)
 
+    def concealed_text(self) -> ConcealedReport:
+        """Text a reader may not see (hidden, coloured like its background, under 2 pt), per block of
+        the main story and per other story; computed once per document version."""
+        doc = self.document
+        cached = self.__dict__.get("_concealed")
+        if cached is None or cached[0] is not doc or cached[1] != doc.version:
+            cached = self._concealed = (doc, doc.version, concealed_text(doc, doc.snapshot()))
+        return cached[2]
+
     # -- comments and changes -------------------------------------------------------------------
 
     def all_comments(self) -> list[Comment]:
@@ -159,7 +169,8 @@ class DocxReviewer:
         if self._engine is None:
             from .operations import OperationEngine
 
-            self._engine = OperationEngine(self.document, self.author)
+            # the model and the lawyer edit through this engine; neither sees hidden text
+            self._engine = OperationEngine(self.document, self.author, guard_hidden_text=True)
         return self._engine
 
     def apply_document_operations(self, batch: dict, *, snapshot: Snapshot | None = None) -> dict:

@@ -48,6 +48,7 @@ SKIP_REASONS: dict[str, tuple[str, bool, str]] = {
                            "the edit would remove or rewrite a footnote or endnote marker; keep each [^n] marker in "
                            "the replacement, in order"),
     "invalidResult": ("inspectBatch", False, "the result would not save as a valid document, so it was not applied"),
+    "hiddenText": ("changeTarget", False, "the edit would pass over hidden text"),
     "unpairedMove": ("inspectBatch", True, "the moveId does not pair exactly one deletion with one insertion"),
 }
 

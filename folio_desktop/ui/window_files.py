@@ -21,6 +21,7 @@ from ..docx import DocxError, DocxReviewer
 from ..docx.errors import SaveConflictError
 from .app import DISCARD, RESTORE, ask_recovery
 from .compare_window import CompareWindow
+from .concealed_notice import ConcealedNotice
 from .export import export_pdf
 from .recovery import RecoveryEntry
 from .save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
@@ -67,7 +68,26 @@ class FilesMixin:
         self.recent.add(path)
         self.record("open", path=path)
         self.statusBar().showMessage(f"Opened {path}", 5000)
+        self._tell_concealed_text()
         return True
+
+    def _tell_concealed_text(self, status: bool = True) -> None:
+        """Text the lawyer may not see (hidden, white on white, under 2 pt) is announced on open, in a
+        bar above the pages and (unless `status` is False) in the status bar (issue 12)."""
+        notice = getattr(self, "concealed_notice", None)
+        if notice is None:
+            notice = self.concealed_notice = ConcealedNotice()
+            notice.showRequested.connect(self.view.scroll_to_block)
+            column = self.centralWidget().layout()
+            column.insertWidget(column.indexOf(self.view), notice)
+        try:
+            report = self.reviewer.concealed_text()
+        except Exception:  # noqa: BLE001 - the check is an extra: a fault in it must not stop the reading
+            notice.set_report(None)
+            self.statusBar().showMessage("The document could not be checked for hidden text.", 10000)
+            return
+        if notice.set_report(report) and status:
+            self.statusBar().showMessage(report.describe(), 15000)
 
     def _leave_document(self) -> None:
         """The open document's unsaved work was saved or dropped: its recovery copy goes."""
@@ -324,5 +344,6 @@ class FilesMixin:
         self.record("recover", path=original, recoveredFrom=str(entry.data_path), savedAt=entry.saved_at)
         self.statusBar().showMessage(f"Restored the unsaved work on {entry.name} from {entry.saved_at}. "
                                      "Save it to keep it.", 10000)
+        self._tell_concealed_text(status=False)  # the bar says it; the status bar keeps "Save it"
         self.autosaver.changed()
         return True
