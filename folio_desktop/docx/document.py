@@ -83,10 +83,14 @@ class Document:
         self.body = body
         self.styles = Styles(self._related_xml("styles"))
         self.numbering = Numbering(self._related_xml("numbering"), self.styles)
-        self.hidden_character_styles = frozenset(
-            sid
-            for sid, st in self.styles.by_id.items()
-            if st.type == "character" and self.styles.run_flag(sid, "vanish") is True
+        styles = self.styles
+        self.hidden_character_styles = inline.HiddenStyles(
+            (sid for sid, st in styles.by_id.items()
+             if st.type == "character" and styles.run_flag(sid, "vanish") is True),
+            (sid for sid, st in styles.by_id.items()
+             if st.type == "paragraph" and styles.run_flag(None, "vanish", para_style=sid) is True),
+            styles.default_paragraph_style,
+            styles.run_flag(None, "vanish") is True,
         )
         self.version = 0  # bumped by every change to the document (edits, accepts, comments, undo)
         self.positional_ids: set[str] = set()

@@ -50,6 +50,7 @@ T_FLDSIMPLE = _W + "fldSimple"
 T_SDT = _W + "sdt"
 T_SDT_CONTENT = _W + "sdtContent"
 T_PPR = _W + "pPr"
+T_PPR_PSTYLE = f"{T_PPR}/{_W}pStyle"
 T_DRAWING = _W + "drawing"
 T_PICT = _W + "pict"
 T_OBJECT = _W + "object"
@@ -91,10 +92,49 @@ class Piece:
     node: etree._Element | None = None  # the w:t / w:tab / w:br / note reference element itself
 
 
-def run_is_hidden(run: etree._Element, hidden_styles: frozenset[str]) -> bool:
+class HiddenStyles(frozenset):
+    """The character styles whose text is hidden (w:vanish), plus what hides a paragraph's runs
+    when nothing closer says otherwise: a paragraph style (through basedOn) or the document defaults.
+    Word hides such text; so do the accepted view, the model's reads and the pages."""
+
+    def __new__(cls, characters=(), paragraphs=(), default_style: str | None = None, by_default: bool = False):
+        self = super().__new__(cls, characters)
+        self.paragraphs = frozenset(paragraphs)
+        self.default_style = default_style
+        self.by_default = by_default
+        self._hiding = _RunsHidden(self)
+        return self
+
+    def for_paragraph(self, p: etree._Element):
+        """What to hide in paragraph p: these styles, and its runs by default when its style hides them."""
+        if not self.paragraphs and not self.by_default:
+            return self
+        ps = p.find(T_PPR_PSTYLE)
+        sid = ps.get(W_VAL) if ps is not None else self.default_style
+        hidden = sid in self.paragraphs if sid else self.by_default
+        return self._hiding if hidden else self
+
+
+class _RunsHidden:
+    """HiddenStyles for a paragraph whose style hides its runs: a run shows only if it says so."""
+
+    runs_hidden = True
+
+    def __init__(self, styles: HiddenStyles):
+        self._styles = styles
+
+    def __contains__(self, style_id) -> bool:
+        return style_id in self._styles
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
+    default = getattr(hidden_styles, "runs_hidden", False)
     rpr = run.find(T_RPR)
     if rpr is None:
-        return False
+        return default
     vanish = rpr.find(T_VANISH)
     if vanish is not None:
         return on_off(vanish)
@@ -102,7 +142,7 @@ def run_is_hidden(run: etree._Element, hidden_styles: frozenset[str]) -> bool:
         rstyle = rpr.find(T_RSTYLE)
         if rstyle is not None and rstyle.get(W_VAL) in hidden_styles:
             return True
-    return False
+    return default
 
 
 def iter_pieces(
@@ -112,6 +152,8 @@ def iter_pieces(
 
     Text in a complex field's instruction part is never produced; a field result is.
     """
+    if isinstance(hidden_styles, HiddenStyles):
+        hidden_styles = hidden_styles.for_paragraph(p)
     yield from _walk(p, state, hidden_styles, None, None)
 
 

@@ -41,6 +41,8 @@ REFUSALS = {
     "pendingParagraphPropertyChange": "That paragraph has a pending formatting change; accept or reject it first.",
     "invalidResult": "That edit would leave a document Word cannot open, so it was not made.",
     "unsupportedBlock": "This part of the document cannot be edited that way.",
+    "hiddenText": "This paragraph holds hidden text, which the edit would leave in place unseen; show hidden text "
+                  "(Home > Show/Hide in Word) and deal with it first, or edit only the visible words.",
 }
 STALE = ("missingBlock", "changedBlock", "staleRange", "preconditionFailed")
 
