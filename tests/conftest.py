@@ -28,3 +28,15 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.fail(f"the shared corpus is missing at {CORPUS}")
     return CORPUS
+
+
+def ok(envelope: dict):
+    """The result of a tool call that must have succeeded (execute_tool_call's envelope)."""
+    assert envelope["ok"], envelope
+    return envelope["result"]
+
+
+def err(envelope: dict) -> str:
+    """The sentence of a tool call that must have failed."""
+    assert not envelope["ok"], envelope
+    return envelope["error"]

@@ -4,7 +4,7 @@ operation-style-references), on the reference fixture and real contracts."""
 import time
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, err, ok
 from docbuilder import build_docx, p
 
 from folio_desktop.agents import TOOL_NAMES, create_reviewer_bridge, execute_tool_call
@@ -21,14 +21,6 @@ def bridge_for(path=FIXTURE, data=None):
     return rev, create_reviewer_bridge(rev)
 
 
-def ok(result):
-    assert result["ok"], result
-    return result["result"]
-
-
-def err(result):
-    assert not result["ok"], result
-    return result["error"]
 
 
 def test_unknown_tool_lists_all_sixteen():

@@ -11,7 +11,7 @@ import random
 import types
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ok
 from PySide6.QtCore import QPointF, Qt
 
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
@@ -55,10 +55,6 @@ def live(qtbot, view, raw: bytes, **kwargs) -> LiveBridge:
         view.set_document(rev)
     return LiveBridge(rev, view, **kwargs)
 
-
-def ok(result):
-    assert result["ok"], result
-    return result["result"]
 
 
 def call(bridge, name, args=None, options=None):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, err, ok
 from docbuilder import build_docx, p
 
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
@@ -22,14 +22,6 @@ READS = ("read_document", "get_document_outline", "read_section", "list_stories"
          "read_comments", "read_changes")
 
 
-def ok(result):
-    assert result["ok"], result
-    return result["result"]
-
-
-def err(result):
-    assert not result["ok"], result
-    return result["error"]
 
 
 @pytest.fixture(scope="module")

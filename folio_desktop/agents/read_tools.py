@@ -324,20 +324,22 @@ def find_text(args, bridge, options):
 # -- comments and changes ------------------------------------------------------------------------------------
 
 
-def _label_of(snapshot, block_id) -> str | None:
-    block = snapshot.block(block_id) if block_id else None
-    return block.display_label if block is not None and block.kind != "diagnostic" else None
+def _cited(item: dict, snapshot, key: str, limit: int, length_key: str) -> dict:
+    """A comment thread or change as listed: its block's clause number added, `key` cut at `limit`
+    characters with the whole length said in `length_key`."""
+    out = dict(item)
+    block = snapshot.block(item.get("blockId")) if item.get("blockId") else None
+    if block is not None and block.kind != "diagnostic" and block.display_label:
+        out["displayLabel"] = block.display_label
+    value = out.get(key) or ""
+    if len(value) > limit:
+        out[key] = clip(value, limit)
+        out[length_key] = len(value)
+    return out
 
 
 def _thread_json(thread: dict, snapshot) -> dict:
-    out = dict(thread)
-    label = _label_of(snapshot, thread.get("blockId"))
-    if label:
-        out["displayLabel"] = label
-    quote = out.get("quote") or ""
-    if len(quote) > QUOTE_CHARS:
-        out["quote"] = clip(quote, QUOTE_CHARS)
-        out["quoteLength"] = len(quote)
+    out = _cited(thread, snapshot, "quote", QUOTE_CHARS, "quoteLength")
     out["text"] = clip(out.get("text") or "", COMMENT_CHARS)
     out["replies"] = [dict(r, text=clip(r.get("text") or "", COMMENT_CHARS)) for r in out.get("replies") or ()]
     return out
@@ -369,22 +371,10 @@ def read_comments(args, bridge, options):
     return _listing(tool, "threads", threads, lambda t: _thread_json(t, snapshot), offset)
 
 
-def _change_json(change: dict, snapshot) -> dict:
-    out = dict(change)
-    label = _label_of(snapshot, change.get("blockId"))
-    if label:
-        out["displayLabel"] = label
-    text = out.get("text") or ""
-    if len(text) > CHANGE_CHARS:
-        out["text"] = clip(text, CHANGE_CHARS)
-        out["textLength"] = len(text)
-    return out
-
-
 def read_changes(args, bridge, options):
     tool = "read_changes"
     args = require_object(tool, args)
     refuse_unknown(tool, args, ("offset",))
     offset = int_arg(tool, args, "offset", 0, 0)
     snapshot = bridge.snapshot()
-    return _listing(tool, "changes", bridge.get_changes(), lambda c: _change_json(c, snapshot), offset)
+    return _listing(tool, "changes", bridge.get_changes(), lambda c: _cited(c, snapshot, "text", CHANGE_CHARS, "textLength"), offset)
