@@ -9,6 +9,17 @@ meets. Each POST /v1/messages takes the next scripted step:
 * ``HttpError``: a plain JSON error with that status (401, 403, 429, 500, 529, ...).
 * ``StreamError``: HTTP 200, some events, then an SSE ``error`` event (e.g. overloaded mid-stream).
 * ``Drop``: HTTP 200, some events, then the socket is shut down inside the chunked body.
+* ``Silent``: reads the request and never answers (no status line) until the client hangs up or the
+  server closes: a server that hung after accepting the connection.
+* ``HeadersOnly``: HTTP 200 and the SSE headers, then nothing at all.
+* ``Pings``: HTTP 200, optionally ``message_start``, then ``ping`` events forever: a stream kept alive
+  without content.
+* ``prompt_too_long()``: the HTTP 400 the API sends for a request over the model's context window.
+
+``Reply`` blocks are ``Text``, ``ToolUse`` and ``Thinking`` (thinking_delta pieces, then one
+signature_delta); any ``stop_reason`` string is sent as given (refusal, pause_turn,
+model_context_window_exceeded, ...). ``BlackHole`` is a listening socket whose accept queue is full,
+so a connection to it never completes: the client is stuck connecting.
 
 Streams use chunked transfer encoding, one chunk per event, so the client sees each event as it is
 sent and a dropped connection is an incomplete body rather than a clean end of stream.
@@ -21,6 +32,7 @@ import random
 import socket
 import sys
 import threading
+import time
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
@@ -40,7 +52,10 @@ def _new_id(prefix: str) -> str:
 
 @dataclass(frozen=True)
 class Text:
+    """A text block. ``quiet``: seconds of nothing but pings after the block starts."""
+
     text: str
+    quiet: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -62,12 +77,23 @@ class ToolUse:
         return json.dumps(self.input or {}, ensure_ascii=False)  # the API sends UTF-8, not \\u escapes
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """A thinking block: its text as thinking_delta pieces, then the signature as one signature_delta.
+    ``quiet``: seconds of nothing but pings after the block starts (a model thinking without
+    streaming its thinking)."""
+
+    thinking: str
+    signature: str = "c2lnbmF0dXJlLW9mLXRoZS10aGlua2luZw=="
+    quiet: float = 0.0
+
+
 @dataclass
 class Reply:
     """A complete streamed message. ``gate``: after the first content delta the server waits (up to
     GATE_TIMEOUT s) for this event, so a test can act on the client while it is mid-stream."""
 
-    blocks: list[Text | ToolUse]
+    blocks: list[Text | ToolUse | Thinking]
     stop_reason: str = "end_turn"
     usage: dict[str, int] | None = None
     model: str = "claude-sonnet-4-5"
@@ -81,6 +107,21 @@ class Reply:
         body: list[tuple[str, dict[str, Any]]] = []
         out_chars = 0
         for index, block in enumerate(self.blocks):
+            if isinstance(block, Thinking):
+                out_chars += len(block.thinking)
+                body.append(("content_block_start", {"type": "content_block_start", "index": index,
+                                                     "content_block": {"type": "thinking", "thinking": "",
+                                                                       "signature": ""}}))
+                if block.quiet:
+                    body.append(("_quiet", {"seconds": block.quiet}))
+                for piece in split_text(block.thinking, rng, self.chunk):
+                    body.append(("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                         "delta": {"type": "thinking_delta", "thinking": piece}}))
+                body.append(("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                     "delta": {"type": "signature_delta",
+                                                               "signature": block.signature}}))
+                body.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+                continue
             if isinstance(block, Text):
                 start: dict[str, Any] = {"type": "text", "text": ""}
                 text, kind, key = block.text, "text_delta", "text"
@@ -90,6 +131,8 @@ class Reply:
             out_chars += len(text)
             body.append(("content_block_start", {"type": "content_block_start", "index": index,
                                                  "content_block": start}))
+            if isinstance(block, Text) and block.quiet:
+                body.append(("_quiet", {"seconds": block.quiet}))
             for piece in split_text(text, rng, self.chunk):
                 body.append(("content_block_delta", {"type": "content_block_delta", "index": index,
                                                      "delta": {"type": kind, key: piece}}))
@@ -157,7 +200,58 @@ class Drop:
     reply: Reply = field(default_factory=_cut_short)
 
 
-Step = Reply | HttpError | StreamError | Drop
+@dataclass(frozen=True)
+class Silent:
+    """Read the request, then say nothing (not even a status line) until the client or server closes."""
+
+
+@dataclass(frozen=True)
+class HeadersOnly:
+    """HTTP 200 with the SSE headers, then no event at all until the client or server closes."""
+
+
+@dataclass(frozen=True)
+class Pings:
+    """HTTP 200, ``message_start`` (unless ``start`` is False), then a ``ping`` every ``interval`` s,
+    forever: the keep-alive of a stream whose content never comes."""
+
+    interval: float = 0.05
+    start: bool = True
+
+
+def prompt_too_long(tokens: int = 215_000, maximum: int = 200_000) -> HttpError:
+    """The API's answer to a request over the context window (its wording, as of 2025)."""
+    return HttpError(400, "invalid_request_error", f"prompt is too long: {tokens} tokens > {maximum} maximum")
+
+
+Step = Reply | HttpError | StreamError | Drop | Silent | HeadersOnly | Pings
+
+
+class BlackHole:
+    """A TCP port on 127.0.0.1 where connecting never completes: it listens with a backlog of 0 and
+    its one queue slot is taken, so the kernel drops every further SYN (Linux; elsewhere the
+    connect may fail or succeed instead). Use as a context manager."""
+
+    def __init__(self) -> None:
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(0)
+        port = self._listener.getsockname()[1]
+        self._filler = socket.create_connection(("127.0.0.1", port), timeout=2)  # fills the accept queue
+        self.base_url = f"http://127.0.0.1:{port}"
+
+    def __enter__(self) -> BlackHole:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for sock in (self._filler, self._listener):
+            try:
+                sock.close()
+            except OSError:
+                pass
 
 
 @dataclass
@@ -307,6 +401,13 @@ class _Handler(BaseHTTPRequestHandler):
             elif isinstance(step, HttpError):
                 request.outcome = "http_error"
                 self._send_error(step.status, step.error_type, step.message, step.headers)
+            elif isinstance(step, Silent):
+                self._hold()
+            elif isinstance(step, HeadersOnly):
+                self._sse_headers()
+                self._hold()
+            elif isinstance(step, Pings):
+                self._pings(step, request)
             else:
                 self._stream(step, request)
         except (_Abort, OSError):
@@ -326,6 +427,30 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _hold(self) -> None:
+        """Say nothing more; end (as an abort) once the client hangs up or the server closes."""
+        while not self.server.api._closing.wait(_POLL):
+            if self._peer_closed():
+                raise _Abort
+        raise _Abort
+
+    def _sse_headers(self) -> None:
+        self.send_response(200)
+        for name, value in (("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache"),
+                            ("transfer-encoding", "chunked"), ("request-id", _new_id("req_"))):
+            self.send_header(name, value)
+        self.end_headers()
+
+    def _pings(self, step: Pings, request: Request) -> None:
+        self._sse_headers()
+        if step.start:
+            self._event(*Reply([]).events(len(request.raw))[0])  # message_start
+        while not self.server.api._closing.wait(step.interval):
+            if self._peer_closed():
+                raise _Abort
+            self._event("ping", {"type": "ping"})
+        raise _Abort
+
     def _stream(self, step: Reply | StreamError | Drop, request: Request) -> None:
         """Send the events; the outcome is set before the last bytes go out, so a client that has seen
         the end of its stream can read it without a race."""
@@ -333,17 +458,20 @@ class _Handler(BaseHTTPRequestHandler):
         events = reply.events(len(request.raw))
         if not isinstance(step, Reply):
             events = events[:step.after_events]
-        self.send_response(200)
-        for name, value in (("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache"),
-                            ("transfer-encoding", "chunked"), ("request-id", _new_id("req_"))):
-            self.send_header(name, value)
-        self.end_headers()
+        self._sse_headers()
         first_delta_sent = False
         for i, (name, payload) in enumerate(events):
             if i and reply.delay and self.server.api._closing.wait(reply.delay):
                 raise _Abort
             if self._peer_closed():
                 raise _Abort
+            if name == "_quiet":  # pings only, for a while
+                until = time.monotonic() + payload["seconds"]
+                while time.monotonic() < until:
+                    if self.server.api._closing.wait(0.05) or self._peer_closed():
+                        raise _Abort
+                    self._event("ping", {"type": "ping"})
+                continue
             self._event(name, payload)
             if reply.gate is not None and name == "content_block_delta" and not first_delta_sent:
                 self._wait_gate(reply.gate)
@@ -383,3 +511,29 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         finally:
             self.connection.setblocking(True)
+
+
+def assert_valid_conversation(messages: list[dict], request: bool = True) -> None:
+    """What the Messages API demands of a conversation: it starts with the user, roles alternate,
+    and every tool_use is answered by a tool_result, first in the very next (user) message and in
+    the same order. ``request``: as sent, so it also ends with the user (or with an assistant
+    message being continued after pause_turn, which the caller allows by passing False)."""
+    assert messages and messages[0]["role"] == "user", [m["role"] for m in messages[:1]]
+    if request:
+        assert messages[-1]["role"] == "user", [m["role"] for m in messages]
+    for before, after in zip(messages, messages[1:], strict=False):
+        assert before["role"] != after["role"], [m["role"] for m in messages]
+    answered: set[str] = set()
+    for i, message in enumerate(messages):
+        content = message["content"] if isinstance(message["content"], list) else []
+        results = [b["tool_use_id"] for b in content if b.get("type") == "tool_result"]
+        if message["role"] == "user":
+            assert set(results) <= answered or not results, f"tool_result without its tool_use in message {i}"
+            continue
+        uses = [b["id"] for b in content if b.get("type") == "tool_use"]
+        if uses:
+            assert i + 1 < len(messages), f"tool_use {uses} in the last message is not answered"
+            following = messages[i + 1]["content"]
+            head = [b.get("tool_use_id") for b in following[:len(uses)]] if isinstance(following, list) else []
+            assert head == uses, f"tool_use {uses} answered by {head}"
+        answered = set(uses)

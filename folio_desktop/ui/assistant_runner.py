@@ -82,6 +82,9 @@ class _Listener(TurnListener):
     def text_delta(self, text: str) -> None:
         self._emit(self._runner.textDelta, text)
 
+    def thinking_delta(self, text: str) -> None:
+        self._emit(self._runner.thinkingDelta, text)
+
     def tool_started(self, call_id: str, name: str, args: dict) -> None:
         self._emit(self._runner.toolStarted, call_id, name, args)
 
@@ -121,6 +124,7 @@ class AssistantRunner(QObject):
 
     turnStarted = Signal(str)  # the user's text
     textDelta = Signal(str)
+    thinkingDelta = Signal(str)  # the model's thinking as it streams (shown collapsed, never part of the answer)
     toolStarted = Signal(str, str, object)  # call id, tool name, arguments
     toolFinished = Signal(str, str, object)  # call id, tool name, envelope {"ok", "result" | "error"}
     notice = Signal(str)  # e.g. "... Retrying in 3 s (attempt 2 of 3)."
