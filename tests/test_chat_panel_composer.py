@@ -126,7 +126,7 @@ def test_export_writes_the_transcript_as_markdown(qtbot, tmp_path, api, window):
     assert text.startswith("# Conversation with Claude about contract_commonpaper_pilot_agreement.docx")
     assert "## You\n\nWhat is the structure?" in text
     assert "## Claude" in text and "The agreement has **two** levels of headings." in text
-    assert "- Tool `get_document_outline`" in text and ": ok, " in text
+    assert "- Read the outline: 2 headings" in text
     assert panel.transcript_markdown().split("\n", 3)[3] == text.split("\n", 3)[3]
 
 
@@ -209,9 +209,10 @@ def test_a_skipped_operation_has_a_show_link_to_its_block(qtbot, api, window):
                Reply([Text("That wording was not found.")]))
     send(qtbot, panel, "Change it.")
     [chip] = panel.chips()
-    assert chip.state == "ok" and "1 skipped" in chip.header_text()
+    assert chip.state == "ok" and chip.header_text().startswith("✓ 1 not proposed (`find` was not found")
     [(op_id, what, target)] = chip.targets
-    assert op_id.startswith("op-") and what.startswith("skipped: ") and target == block
+    assert op_id.startswith("op-") and what.startswith("Not proposed in 1.2: `find` was not found") and target == block
+    assert "op-" not in chip.links.text() and "op-" not in chip.header_text()
     assert "Show" in chip.links.text() and chip.links.isVisible()
     view.clear_selection()
     chip.links.linkActivated.emit("show:0")
@@ -244,3 +245,19 @@ def test_the_command_line_opens_the_window_or_prints_a_summary(qtbot, tmp_path, 
     QTimer.singleShot(15_000, QApplication.quit)  # never hang the suite
     assert main([str(PILOT)]) == 0
     assert seen == [str(PILOT)]
+
+
+def test_thinking_is_shown_collapsed_and_kept_apart_from_the_answer(qtbot, api, window):
+    from fake_messages_api import Thinking
+
+    panel = window.chat
+    api.script(Reply([Thinking("The lawyer wants the term. Clause 3 says twelve months."), Text("Twelve months.")]))
+    result = send(qtbot, panel, "How long is the term?")
+    assert result.status == "completed" and result.text == "Twelve months."
+    [(toggle, text)] = panel.thinking_widgets()
+    assert toggle.text() == "Claude's thinking" and not text.isVisible()
+    assert text.text() == "The lawyer wants the term. Clause 3 says twelve months."
+    toggle.click()
+    assert text.isVisible()
+    assert panel.items("assistant")[-1].text() == "Twelve months."
+    assert "<summary>Claude's thinking</summary>" in panel.transcript_markdown()

@@ -57,7 +57,13 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
         assert panel.items("user")[0].text() == "Tighten the pilot terms for my client."
         visible = panel.visible_text()
         assert "I proposed two changes: Trial Period in 1.1" in visible
-        assert "2 applied" in panel.chips()[3].header_text()
+        # chips speak plain words: what was read or proposed, where, by clause number, no ids
+        assert [c.header_text() for c in panel.chips()] == [
+            "✓ Read the outline: 67 headings", "✓ Read section 1.1 Access and Use. …",
+            "✓ Searched for “Pilot Period”: 4 matches", "✓ Proposed 2 changes in 1.1 and 1.2"]
+        assert not any(word in visible for word in ("suggest_changes", "op-replace", "get_document_outline"))
+        assert "This turn Claude proposed 2 changes in 1.1 and 1.2. Undo (Ctrl+Z) takes the whole turn back." \
+            in visible
         assert panel.items("assistant")[-1].textFormat() == Qt.MarkdownText
         assert "This turn:" in panel.status_label.text() and "Conversation:" in panel.status_label.text()
         assert not panel.busy and panel.send_button.isEnabled() and not panel.stop_button.isEnabled()
@@ -87,7 +93,7 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
             answers = [b for b in messages[-1]["content"] if b["type"] == "tool_result"]
             assert [b["tool_use_id"] for b in answers] == [call.id]
             assert not answers[0].get("is_error")
-        assert '"applied": [{"id": "op-replace"}, {"id": "op-insert"}]' in \
+        assert '"applied":[{"id":"op-replace"},{"id":"op-insert"}]' in \
             api.requests[4].json["messages"][-1]["content"][0]["content"]
 
     # the lawyer accepts "Trial" and rejects the inserted paragraph, clicking each in the pages

@@ -5,6 +5,8 @@ returned the whole document). The fake server counts a request's input tokens as
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from conftest import CORPUS
 from fake_messages_api import FakeMessagesAPI, Reply, Text, ToolUse
@@ -55,6 +57,9 @@ def test_outline_section_find_comment_on_the_ilpa_stays_under_60k_input_tokens()
         assert total == sum(sent) and len(sent) == 5
         print(f"\nILPA outline -> section -> find -> comment: {total:,} input tokens in {len(sent)} requests {sent}")
         assert total < BUDGET_TOKENS
+        # the prompt knows today's date and asks whom we act for
+        system = api.requests[0].json["system"][0]["text"]
+        assert date.today().strftime("%d %B %Y") in system and "which party the lawyer acts for" in system
         # what the model was given to cite: the clause numbers of the section it read
         section = api.requests[2].json["messages"][-1]["content"][0]["content"]
         assert '"displayLabel": "14.7.4"' in section or '"displayLabel":"14.7.4"' in section

@@ -21,8 +21,8 @@ BUDGET_WORDS = "at most 40,000 characters (~10k tokens) a call; `truncated` mean
 
 
 def json_size(value: Any) -> int:
-    """Characters of the JSON the model receives for `value` (the loop's own encoding, spaces included)."""
-    return len(json.dumps(value, ensure_ascii=False))
+    """Characters of the JSON the model receives for `value` (the loop's own compact encoding)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def take_page(items: Sequence[Any], render: Callable[[Any], dict], max_items: int,

@@ -108,7 +108,7 @@ def run_review(path: str, prompt: str, output: str, model: str | None = None, au
         settings.base_url = base_url
     reviewer = DocxReviewer.open(path, author=author or "Claude")
     before = {c.id for c in reviewer.get_changes()}
-    bridge = create_reviewer_bridge(reviewer)
+    bridge = create_reviewer_bridge(reviewer, resolve_others=settings.allow_resolving_others)
     loop = ModelLoop(settings, tool_runner(bridge), anthropic_tools_for(bridge), timeouts=timeouts)
     printer = _Printer(out)
     result = loop.run_turn(prompt, printer, threading.Event())

@@ -34,7 +34,7 @@ from .faults import (
 )
 from .models import ModelLimits, limits_for, reply_tokens
 from .pricing import Usage
-from .prompts import SYSTEM_PROMPT
+from .prompts import system_prompt
 from .settings import AssistantSettings
 from .transport import SocketTracker, StreamedRequest, Timeouts, make_client
 from .transport import Stopped as _Stopped
@@ -100,12 +100,12 @@ class TurnResult:
 
 class ModelLoop:
     def __init__(self, settings: AssistantSettings, run_tool: Callable[[str, dict], dict], tools: list[dict],
-                 system: str = SYSTEM_PROMPT, max_tokens: int | None = None, client=None,
+                 system: str | None = None, max_tokens: int | None = None, client=None,
                  timeouts: Timeouts | None = None, limits: ModelLimits | None = None, thinking: dict | None = None):
         self.settings = settings
         self.run_tool = run_tool
         self.tools = tools
-        self.system = system
+        self.system = system  # None: the review prompt, dated the day each request is made
         self.max_tokens = max_tokens  # None: what the model allows (models.reply_tokens)
         self.timeouts = timeouts or Timeouts.from_env()
         self.thinking = thinking  # e.g. {"type": "adaptive"}; None: the model's own default
@@ -121,6 +121,10 @@ class ModelLoop:
         self._protected: set[str] = set()  # tool_use ids of the round the model has not answered yet
         self._turn_start = 0  # index of the current turn's first message
         self._turn_block: dict | None = None  # the text block the lawyer sent this turn
+
+    @property
+    def system_text(self) -> str:
+        return self.system if self.system is not None else system_prompt()
 
     def new_conversation(self) -> None:
         self.messages = []
@@ -162,7 +166,7 @@ class ModelLoop:
         return budget
 
     def _fixed_tokens(self) -> int:
-        return context.estimate(self.system) + context.estimate(self.tools) + PARAMS_OVERHEAD
+        return context.estimate(self.system_text) + context.estimate(self.tools) + PARAMS_OVERHEAD
 
     def estimate(self) -> int:
         """Scaled token estimate of the next request as the conversation stands."""
@@ -278,7 +282,8 @@ class ModelLoop:
             listener.tool_finished(call["id"], call["name"], envelope)
             result.tool_calls.append(ToolCall(call["id"], call["name"], call["input"], envelope))
             if envelope.get("ok"):
-                body = json.dumps(envelope.get("result"), ensure_ascii=False)
+                # compact: every byte of a result is sent again with each later request
+                body = json.dumps(envelope.get("result"), ensure_ascii=False, separators=(",", ":"))
                 out.append(_tool_result(call["id"], body, False))
             else:
                 out.append(_tool_result(call["id"], str(envelope.get("error")), True))
@@ -338,7 +343,7 @@ class ModelLoop:
                 marked["cache_control"] = {"type": "ephemeral"}
         params = {"model": self.settings.model, "max_tokens": self.reply_tokens(), "tools": tools,
                   "messages": messages,
-                  "system": [{"type": "text", "text": self.system, "cache_control": {"type": "ephemeral"}}]}
+                  "system": [{"type": "text", "text": self.system_text, "cache_control": {"type": "ephemeral"}}]}
         if self.thinking:
             params["thinking"] = dict(self.thinking)
         return params

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from .snapshot import Block, Snapshot
 from .textkit import HASH_PATTERN, normalize
 
-TITLE_CHARS = 100  # a heading longer than this is a whole clause styled as a heading: show its start
+TITLE_CHARS = 72  # a heading longer than this is a clause styled as a heading: show its start
+PREVIEW_CHARS = 60  # ... about this much of it
 # a run-in title: a few words ending in "." or ":" after a lowercase letter or a bracket ("Definitions.",
 # "Capital Contributions:"), so "U.S." or "Section 2.1" never end one
-_RUN_IN = re.compile(r"^([^.:;]{3,80}?[a-z\u00df-\u00ff)\]][.:])\s+\S")
+_RUN_IN = re.compile(r"^([^.:;]{3,60}?[a-z\u00df-\u00ff)\]][.:])\s+\S")
 
 
 @dataclass
@@ -50,8 +51,8 @@ def heading_title(text: str) -> str:
     m = _RUN_IN.match(text)
     if m and len(m.group(1).split()) <= 8:
         return m.group(1) + " …"
-    cut = text[:80]
-    space = cut.rfind(" ", 40)
+    cut = text[:PREVIEW_CHARS]
+    space = cut.rfind(" ", PREVIEW_CHARS // 2)
     return (cut[:space] if space > 0 else cut).rstrip(" ,;:") + "…"
 
 

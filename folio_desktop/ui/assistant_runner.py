@@ -32,7 +32,6 @@ import threading
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal
 
 from ..assistant import AssistantError, AssistantSettings, ModelLoop, TurnListener, TurnResult
-from ..assistant.prompts import SYSTEM_PROMPT
 from ..assistant.tooling import anthropic_tools_for, tool_runner
 
 log = logging.getLogger(__name__)
@@ -133,7 +132,7 @@ class AssistantRunner(QObject):
     busyChanged = Signal(bool)
     _toolRequested = Signal(object)  # worker -> GUI thread
 
-    def __init__(self, settings: AssistantSettings, bridge=None, parent=None, system: str = SYSTEM_PROMPT):
+    def __init__(self, settings: AssistantSettings, bridge=None, parent=None, system: str | None = None):
         super().__init__(parent)
         self.settings = settings
         self.bridge = None

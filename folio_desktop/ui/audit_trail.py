@@ -8,6 +8,7 @@ attached as a comment), or the text of an add_comment call.
 from __future__ import annotations
 
 PROPOSING_TOOLS = ("suggest_changes", "add_comment")
+ACTING_TOOLS = ("reply_comment", "resolve_comment")  # what the model does at once, not as a tracked change
 TEXT_KEYS = ("replace", "text", "find")
 
 
@@ -42,3 +43,21 @@ def proposal_entries(name: str, args, envelope) -> list[dict]:
             entry["blockId"] = entry["blockId"] or op["range"].get("blockId")
         out.append(entry)
     return out
+
+
+def action_entries(name: str, args, envelope, reviewer=None) -> list[dict]:
+    """A reply or a resolved (reopened) comment: done at once, so the log says whose thread it was."""
+    if name not in ACTING_TOOLS or not isinstance(envelope, dict) or not envelope.get("ok"):
+        return []
+    args = args if isinstance(args, dict) else {}
+    cid = args.get("commentId")
+    entry = {"tool": name, "commentId": cid}
+    if name == "resolve_comment":
+        entry["type"] = "commentResolved" if (envelope.get("result") or {}).get("resolved", True) else "commentReopened"
+    else:
+        entry.update(type="commentReply", text=args.get("text"))
+    if reviewer is not None and isinstance(cid, str) and cid.isdigit():
+        comment = next((c for c in reviewer.all_comments() if c.id == int(cid)), None)
+        if comment is not None:
+            entry.update(commentAuthor=comment.author, commentText=comment.text, blockId=comment.block_id)
+    return [entry]

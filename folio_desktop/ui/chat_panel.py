@@ -34,16 +34,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..agents.paging import clip as clip_words
 from ..assistant import QUICK_ACTIONS, AssistantSettings, TurnResult
+from ..assistant.prompts import NEEDS_SELECTION
 from .assistant_runner import AssistantRunner
 from .composer import Composer
 from .transcript import (
     TranscriptEntry,
+    block_ids_of,
     clip,
-    result_summary,
-    short_args,
+    describe,
     show_targets,
     transcript_markdown,
+    turn_summary,
     write_transcript,
 )
 
@@ -57,8 +60,13 @@ QLabel#user { background: #e8f0fe; border-radius: 8px; padding: 6px 9px; }
 QLabel#assistant { padding: 2px 3px; }
 QLabel#assistant[kept="false"] { color: #9aa0a6; }
 QLabel#notice { color: #80868b; font-size: 11px; padding: 0 3px; }
+QLabel#summary { color: #3c4043; background: #f1f3f4; border-radius: 6px; padding: 4px 8px; }
+QToolButton#thinking { border: none; color: #80868b; font-size: 11px; text-align: left; }
+QLabel#thinkingText { color: #80868b; font-size: 11px; padding: 0 3px 0 14px; }
 QLabel#fault { background: #fce8e6; color: #a50e0e; border: 1px solid #ee675c; border-radius: 6px; padding: 6px 9px; }
-QLabel#fault[kind="max_tokens"] { background: #fef7e0; color: #7a4f01; border-color: #f9ab00; }
+QLabel#fault[kind="max_tokens"], QLabel#fault[kind="refusal"], QLabel#fault[kind="context_window"],
+QLabel#fault[kind="pause_turn"], QLabel#fault[kind="prompt_too_long"] {
+    background: #fef7e0; color: #7a4f01; border-color: #f9ab00; }
 QFrame#chip { border: 1px solid #dadce0; border-radius: 6px; background: #f8f9fa; }
 QFrame#chip[state="error"], QFrame#chip[state="stopped"] { border-color: #ee675c; background: #fef6f5; }
 QToolButton#chipHeader { border: none; padding: 2px 4px; text-align: left; }
@@ -67,6 +75,19 @@ QLabel#status { color: #5f6368; font-size: 11px; }
 
 
 # -- widgets ------------------------------------------------------------------------------------------
+
+
+def place_of(block) -> str:
+    """How a chip names a block: its clause number, else its first words in quotes."""
+    if block is None:
+        return ""
+    label = block.display_label if block.kind in ("listItem", "heading") else None
+    if label and block.kind == "heading" and label == block.style_id:
+        label = None  # an unnumbered heading's label is its style id: its words say more
+    if label:
+        return label
+    words = clip_words(" ".join(block.text.split()), 32)
+    return f"“{words}”" if words else "a deleted paragraph"
 
 
 def _label(text: str, name: str, fmt=Qt.PlainText) -> QLabel:
@@ -82,8 +103,9 @@ def _label(text: str, name: str, fmt=Qt.PlainText) -> QLabel:
 
 
 class ToolChip(QFrame):
-    """One tool call: a one-line header (state, tool, arguments, outcome) that expands to the
-    JSON result, with Show links for the operations of a suggest_changes / add_comment call."""
+    """One tool call: a one-line header in plain words ("Proposed 2 changes in 6.1 and 7.3") that
+    toggles the details (the tool, its arguments and its JSON result), with Show links for the
+    operations of a suggest_changes / add_comment call."""
 
     showRequested = Signal(object)  # a TextRange dict or a block id
 
@@ -126,20 +148,18 @@ class ToolChip(QFrame):
         return self.details.isVisibleTo(self)
 
     def header_text(self) -> str:
-        args = short_args(self.entry.name, self.entry.args)
-        return (f"{self.MARKS[self.state]} {self.entry.name}{f'  {args}' if args else ''}"
-                f"  —  {result_summary(self.entry)}")
+        return f"{self.MARKS[self.state]} {describe(self.entry)}"
 
     def refresh(self) -> None:
         self.header.setText(self.header_text())
-        self.header.setToolTip(self.header_text())
+        self.header.setToolTip(self.header_text() + "\n(click for the details)")
         self.setProperty("state", self.state)
         self.style().unpolish(self)
         self.style().polish(self)
         self._targets = show_targets(self.entry)
         if self._targets:
-            rows = [f"{html.escape(clip(op_id, 40))} ({html.escape(clip(what, 80))}) · "
-                    f"<a href='show:{i}'>Show</a>" for i, (op_id, what, _t) in enumerate(self._targets)]
+            rows = [f"{html.escape(clip(words, 100))} · <a href='show:{i}'>Show</a>"
+                    for i, (_op_id, words, _t) in enumerate(self._targets)]
             self.links.setText("<br>".join(rows))
             self.links.show()
         if self.expanded:
@@ -167,12 +187,14 @@ class ToolChip(QFrame):
 
     def _fill_details(self) -> None:
         envelope = self.entry.envelope
+        head = (f"Tool: {self.entry.name}\nArguments:\n"
+                + json.dumps(self.entry.args, ensure_ascii=False, indent=1) + "\n\n")
         if envelope is None:
-            text = "Running…\n\nArguments:\n" + json.dumps(self.entry.args, ensure_ascii=False, indent=1)
+            text = head + "Running…"
         elif envelope.get("ok"):
-            text = json.dumps(envelope.get("result"), ensure_ascii=False, indent=1)
+            text = head + "Result:\n" + json.dumps(envelope.get("result"), ensure_ascii=False, indent=1)
         else:
-            text = str(envelope.get("error"))
+            text = head + "Error:\n" + str(envelope.get("error"))
         if len(text) > RESULT_CHARS:
             text = text[:RESULT_CHARS] + "\n… (cut here)"
         self.details.setPlainText(text)
@@ -195,11 +217,15 @@ class ChatPanel(QWidget):
         self._current_text: tuple[TranscriptEntry, QLabel] | None = None
         self._stick = True  # keep the transcript scrolled to its end
         self._usage_text = ""
+        self._has_selection = False
+        self._turn_start = 0  # index in entries of this turn's first entry
+        self._thinking: tuple[TranscriptEntry, QToolButton, QLabel] | None = None
         self.setStyleSheet(STYLE)
 
         self.runner = AssistantRunner(settings, bridge, parent=self)
         self.runner.turnStarted.connect(self._on_turn_started)
         self.runner.textDelta.connect(self._on_text)
+        self.runner.thinkingDelta.connect(self._on_thinking)
         self.runner.toolStarted.connect(self._on_tool_started)
         self.runner.toolFinished.connect(self._on_tool_finished)
         self.runner.notice.connect(self._on_notice)
@@ -244,7 +270,7 @@ class ChatPanel(QWidget):
             button = QPushButton(label)
             button.setToolTip(prompt)
             button.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
-            button.clicked.connect(lambda _=False, p=prompt: self.send(p))
+            button.clicked.connect(lambda _=False, p=prompt, lbl=label: self._quick(lbl, p))
             quick.addWidget(button, i // 2, i % 2)
             self.quick_buttons[label] = button
         outer.addLayout(quick)
@@ -317,6 +343,17 @@ class ChatPanel(QWidget):
             self.composer.clear()
         return self.runner.start(text)
 
+    def set_selection_available(self, available: bool) -> None:
+        """Whether the lawyer has text selected: actions about "the selected clause" need some."""
+        self._has_selection = bool(available)
+        self._on_busy(self.busy)
+
+    def _quick(self, label: str, prompt: str) -> bool:
+        if label in NEEDS_SELECTION and not self._has_selection:
+            self._set_status("Select the clause in the document first.")
+            return False
+        return self.send(prompt)
+
     def stop(self) -> None:
         if self.busy:
             self.runner.stop()
@@ -377,6 +414,8 @@ class ChatPanel(QWidget):
         for widget, entry in zip(self._items, self.entries):
             if isinstance(widget, ToolChip):
                 out.append(widget.header_text())
+            elif entry.kind == "thinking":  # collapsed: only its toggle shows
+                out.append("Claude's thinking")
             elif entry.kind == "assistant":
                 doc = QTextDocument()
                 doc.setMarkdown(widget.text())
@@ -399,11 +438,52 @@ class ChatPanel(QWidget):
     # -- runner signals (GUI thread) -----------------------------------------------------------------
 
     def _on_turn_started(self, text: str) -> None:
+        self._turn_start = len(self.entries)
         self._add(TranscriptEntry("user", text), _label(text, "user"))
         self._current_text = None
+        self._thinking = None
         self._set_status("Claude is working…")
 
+    def _on_thinking(self, delta: str) -> None:
+        """The model's thinking, collapsed under a toggle: shown only when asked, never part of the answer."""
+        if self._thinking is None:
+            self._end_text()
+            entry = TranscriptEntry("thinking")
+            box = QWidget()
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(0)
+            toggle = QToolButton()
+            toggle.setObjectName("thinking")
+            toggle.setCheckable(True)
+            toggle.setArrowType(Qt.RightArrow)
+            toggle.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+            toggle.setText("Claude's thinking")
+            text = _label("", "thinkingText")
+            text.hide()
+
+            def flip(on: bool, t=text, b=toggle) -> None:
+                t.setVisible(on)
+                b.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+
+            toggle.toggled.connect(flip)
+            column.addWidget(toggle)
+            column.addWidget(text)
+            self._add(entry, box)
+            self._thinking = (entry, toggle, text)
+        entry, _toggle, text = self._thinking
+        entry.text += delta
+        text.setText(entry.text)
+
+    def thinking_widgets(self) -> list[tuple[QToolButton, QLabel]]:
+        out = []
+        for widget, entry in zip(self._items, self.entries):
+            if entry.kind == "thinking":
+                out.append((widget.findChild(QToolButton), widget.findChild(QLabel)))
+        return out
+
     def _on_text(self, delta: str) -> None:
+        self._thinking = None  # the answer follows; a later thinking block gets a toggle of its own
         if self._current_text is None:
             entry = TranscriptEntry("assistant")
             label = _label("", "assistant", Qt.MarkdownText)
@@ -425,13 +505,35 @@ class ChatPanel(QWidget):
 
     def _on_tool_started(self, call_id: str, name: str, args) -> None:
         self._end_text()
+        self._thinking = None
         self._chip(call_id, name, args)
 
     def _on_tool_finished(self, call_id: str, name: str, envelope) -> None:
         self._end_text()
         chip = self._chips.get(call_id) or self._chip(call_id, name, {})  # invalid input: never started
         chip.entry.envelope = envelope if isinstance(envelope, dict) else {"ok": False, "error": str(envelope)}
+        self._name_places(chip.entry)
         chip.refresh()
+
+    def _name_places(self, entry: TranscriptEntry) -> None:
+        """Resolve, now, the clause numbers (or first words) of the blocks and the authors of the
+        comments a call names, so its chip speaks of "6.1" and "Jane's comment", never of ids."""
+        bridge = self.bridge
+        if bridge is None:
+            return
+        try:
+            snapshot = bridge.snapshot()
+            for block_id in block_ids_of(entry):
+                entry.places[block_id] = place_of(snapshot.block(block_id))
+            cid = entry.args.get("commentId") if isinstance(entry.args, dict) else None
+            if isinstance(cid, str):
+                for thread in bridge.get_comments():
+                    for c in [thread, *(thread.get("replies") or ())]:
+                        if str(c.get("id")) == cid:
+                            where = place_of(snapshot.block(thread.get("blockId"))) if thread.get("blockId") else ""
+                            entry.comments[cid] = (c.get("author", ""), where)
+        except Exception:  # noqa: BLE001 - naming places is a nicety; a chip without them still reads
+            pass
 
     def _chip(self, call_id: str, name: str, args) -> ToolChip:
         entry = TranscriptEntry("tool", name=name, call_id=call_id, args=args if isinstance(args, dict) else {})
@@ -453,7 +555,8 @@ class ChatPanel(QWidget):
     def _on_turn_finished(self, result: TurnResult) -> None:
         last = self._current_text
         self._end_text()
-        if result.status in ("stopped", "failed") and last is not None and self.entries \
+        # a reply being streamed when the turn was stopped, failed or refused is not part of the conversation
+        if result.status in ("stopped", "failed", "refusal") and last is not None and self.entries \
                 and self.entries[-1] is last[0]:
             # the reply being streamed was dropped from the conversation: show that it was
             last[0].kept = False
@@ -461,6 +564,9 @@ class ChatPanel(QWidget):
             last[1].setToolTip("This reply was cut off and is not part of the conversation.")
             last[1].style().unpolish(last[1])
             last[1].style().polish(last[1])
+        summary = turn_summary(self.entries[self._turn_start:])
+        if summary:
+            self._add(TranscriptEntry("notice", summary), _label(summary, "summary"))
         if result.status == "stopped":
             self._on_notice("Stopped. Changes Claude proposed before the stop stay in the document.")
         if result.error is not None:
@@ -477,8 +583,10 @@ class ChatPanel(QWidget):
         self.stop_button.setEnabled(busy)
         self.send_button.setEnabled(not busy)
         self.new_button.setEnabled(not busy)
-        for button in self.quick_buttons.values():
-            button.setEnabled(not busy)
+        for label, button in self.quick_buttons.items():
+            needs = label in NEEDS_SELECTION and not self._has_selection
+            button.setEnabled(not busy and not needs)
+            button.setToolTip("Select the clause in the document first." if needs else QUICK_ACTIONS[label])
         self.busyChanged.emit(busy)
 
     # -- transcript ---------------------------------------------------------------------------------------
@@ -508,6 +616,8 @@ class ChatPanel(QWidget):
         self.entries.clear()
         self._chips.clear()
         self._current_text = None
+        self._thinking = None
+        self._turn_start = 0
         self._usage_text = ""
         self._set_status("")
 

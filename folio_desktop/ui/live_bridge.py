@@ -27,8 +27,8 @@ class LiveBridge(ReviewerBridge):
     """
 
     def __init__(self, reviewer, view, author: str | None = None, mode: str = "tracked-changes",
-                 on_changed=None):
-        super().__init__(reviewer, mode=mode)
+                 on_changed=None, resolve_others: bool = False):
+        super().__init__(reviewer, mode=mode, resolve_others=resolve_others)
         self.view = view
         self.author = author or reviewer.author
         self.on_changed = on_changed

@@ -24,7 +24,7 @@ from .. import APP_NAME
 from ..assistant import AssistantSettings, load_settings
 from ..docx import DocxReviewer
 from .audit_log import AuditLog
-from .audit_trail import proposal_entries, tool_call_entry
+from .audit_trail import action_entries, proposal_entries, tool_call_entry
 from .changes_panel import ChangesPanel
 from .chat_panel import ChatPanel
 from .comments_panel import CommentsPanel
@@ -136,6 +136,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.comments.addRequested.connect(self.add_comment)
 
         chat, runner = self.chat, self.chat.runner
+        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection_text().strip())))
         chat.settingsRequested.connect(self.show_settings)
         chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
         # a turn of Claude's is one undo step, however many batches it applies
@@ -170,7 +171,8 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.audit.who = self.settings.author
         # Claude's proposals carry their own author name, so the changes panel can filter them apart
         self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
-                                 on_changed=self._on_model_changed)
+                                 on_changed=self._on_model_changed,
+                                 resolve_others=self.settings.allow_resolving_others)
         self.chat.set_bridge(self.bridge, title=Path(path).name)
         self.outline.set_document(reviewer)
         self.changes.set_document(reviewer)
@@ -251,6 +253,8 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.audit.record("tool_call", who=who, **tool_call_entry(name, args, envelope))
         for entry in proposal_entries(name, args, envelope):
             self.audit.record("proposal", who=who, **entry)
+        for entry in action_entries(name, args, envelope, self.reviewer):
+            self.audit.record("action", who=who, **entry)
 
     def record(self, kind: str, **fields) -> None:
         """An event of the lawyer's in the audit log (made under the settings' author name)."""
@@ -275,6 +279,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             self.reviewer.engine.author = self.settings.author
         if self.bridge is not None:
             self.bridge.author = self.settings.assistant_author
+            self.bridge.resolve_others = self.settings.allow_resolving_others
         if self.review_actions is not None:
             self.review_actions.set_author(self.settings.author)
         if self.audit is not None:

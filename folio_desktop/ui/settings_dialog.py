@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -63,6 +64,11 @@ class SettingsDialog(QDialog):
         self.assistant_author_edit = QLineEdit(settings.assistant_author)
         self.assistant_author_edit.setPlaceholderText("The name Claude's proposals are made under")
         form.addRow("Claude's changes by", self.assistant_author_edit)
+        self.resolve_others_check = QCheckBox("Let Claude resolve and reopen comments other people wrote")
+        self.resolve_others_check.setToolTip("Resolving a comment is not a tracked change: it hides the thread at "
+                                             "once. Off, Claude may resolve only its own comments.")
+        self.resolve_others_check.setChecked(settings.allow_resolving_others)
+        form.addRow("Comments", self.resolve_others_check)
 
         buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -91,6 +97,7 @@ class SettingsDialog(QDialog):
         self.settings.model = self.model_combo.currentText().strip() or self.settings.model
         self.settings.author = self.author_edit.text().strip() or self.settings.author
         self.settings.assistant_author = self.assistant_author_edit.text().strip() or self.settings.assistant_author
+        self.settings.allow_resolving_others = self.resolve_others_check.isChecked()
         # settings.json keeps only a URL typed here; ANTHROPIC_BASE_URL stays the environment's
         self.settings.base_url = self.base_url_edit.text().strip() or None
         save_preferences(self.settings)

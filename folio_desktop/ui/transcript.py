@@ -14,7 +14,7 @@ WRITE_TOOLS = ("suggest_changes", "add_comment")
 
 @dataclass
 class TranscriptEntry:
-    kind: str  # user | assistant | tool | notice | fault
+    kind: str  # user | assistant | thinking | tool | notice | fault
     text: str = ""
     name: str = ""  # tool name
     call_id: str = ""
@@ -22,6 +22,10 @@ class TranscriptEntry:
     envelope: dict | None = None  # None while the tool runs
     error_kind: str = ""  # fault: AssistantError.kind
     kept: bool = True  # assistant text: False when the reply was cut off and dropped from the conversation
+    # tool: how its blocks and comments read when it finished ("6.1", or a block's first words; a
+    # comment's (author, place)), so the chip keeps naming them after later edits
+    places: dict = field(default_factory=dict)
+    comments: dict = field(default_factory=dict)
 
     @property
     def state(self) -> str:
@@ -53,36 +57,212 @@ def short_args(name: str, args) -> str:
     return clip(", ".join(parts), ARG_CHARS)
 
 
-def result_summary(entry: TranscriptEntry) -> str:
-    """What a finished call did, in a few words."""
+# -- plain words --------------------------------------------------------------------------------------------
+
+RUNNING = {
+    "read_document": "Reading the document", "get_document_outline": "Reading the outline",
+    "read_section": "Reading a section", "list_stories": "Listing the headers, footers and notes",
+    "read_story": "Reading a header, footer or note", "find_text": "Searching", "read_comments": "Reading the comments",
+    "read_changes": "Reading the tracked changes", "add_comment": "Adding a comment",
+    "suggest_changes": "Proposing changes", "reply_comment": "Replying to a comment",
+    "resolve_comment": "Resolving a comment", "read_page": "Reading a page", "read_selection": "Reading your selection",
+    "scroll_to_block": "Showing you a place", "show_in_document": "Showing you a place",
+}
+FAILED = {
+    "read_document": "Could not read the document", "get_document_outline": "Could not read the outline",
+    "read_section": "Could not read the section", "list_stories": "Could not list the stories",
+    "read_story": "Could not read that story", "find_text": "Could not search", "read_comments": "Could not read "
+    "the comments", "read_changes": "Could not read the tracked changes", "add_comment": "Could not add the comment",
+    "suggest_changes": "Could not propose the changes", "reply_comment": "Could not reply",
+    "resolve_comment": "Could not resolve the comment", "read_page": "Could not read the page",
+    "read_selection": "Could not read your selection", "scroll_to_block": "Could not show that place",
+    "show_in_document": "Could not show that place",
+}
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+
+
+def join_places(places: list[str], limit: int = 3) -> str:
+    places = list(dict.fromkeys(p for p in places if p))
+    if len(places) > limit:
+        return ", ".join(places[:limit]) + f" and {len(places) - limit} more"
+    if len(places) > 1:
+        return ", ".join(places[:-1]) + " and " + places[-1]
+    return places[0] if places else ""
+
+
+def receipt_blocks(result: dict) -> list[str]:
+    """The block each receipt names first: the edited block, or the one an insertion sits beside."""
+    out = []
+    for receipt in result.get("receipts") or []:
+        for item in receipt.get("affected") or []:
+            block = item.get("blockId") or item.get("anchorBlockId") or (item.get("range") or {}).get("blockId")
+            if block:
+                out.append(block)
+                break
+    return out
+
+
+def receipt_comments(result: dict) -> int:
+    return sum(1 for r in result.get("receipts") or [] for item in r.get("affected") or []
+               if item.get("type") == "comment")
+
+
+def _in(entry: TranscriptEntry, block_ids: list[str]) -> str:
+    where = join_places([entry.places.get(b, "") for b in block_ids])
+    return f" in {where}" if where else ""
+
+
+def _comment_words(entry: TranscriptEntry, comment_id) -> str:
+    author, place = entry.comments.get(str(comment_id), ("", ""))
+    who = f"{author}'s comment" if author else "a comment"
+    return f"{who} on {place}" if place else who
+
+
+def describe(entry: TranscriptEntry) -> str:
+    """What a call did, in words a lawyer reads at a glance (no tool names, no ids)."""
+    name, args = entry.name, entry.args if isinstance(entry.args, dict) else {}
     if entry.envelope is None:
-        return "running…"
+        if name == "suggest_changes" and isinstance(args.get("operations"), list):
+            return f"Proposing {_plural(len(args['operations']), 'change')}…"
+        if name == "find_text" and isinstance(args.get("query"), str):
+            return f"Searching for “{clip(args['query'], ARG_CHARS)}”…"
+        return RUNNING.get(name, f"Running {name}") + "…"
     if not entry.envelope.get("ok"):
-        return clip(str(entry.envelope.get("error", "failed")), 90)
+        error = str(entry.envelope.get("error", "failed"))
+        if entry.state == "stopped":
+            return f"{RUNNING.get(name, name)}: not done, you stopped the turn"
+        return f"{FAILED.get(name, f'{name} failed')}: {clip(error, 110)}"
     result = entry.envelope.get("result")
-    if entry.name in WRITE_TOOLS and isinstance(result, dict):
-        parts = [f"{len(result.get(k) or [])} {k}" for k in ("applied", "queued", "replayed", "skipped")
-                 if result.get(k)]
-        return ", ".join(parts) or "nothing applied"
-    if isinstance(result, dict) and isinstance(result.get("totalMatches"), int):
-        return f"{result['totalMatches']} match{'es' if result['totalMatches'] != 1 else ''}"
+    result = result if isinstance(result, dict) else {}
+    if name == "suggest_changes":
+        applied, skipped = result.get("applied") or [], result.get("skipped") or []
+        queued, replayed = result.get("queued") or [], result.get("replayed") or []
+        parts = []
+        if applied:
+            words = f"Proposed {_plural(len(applied), 'change')}{_in(entry, receipt_blocks(result))}"
+            notes = receipt_comments(result)
+            parts.append(words + (f", with {_plural(notes, 'comment')}" if notes else ""))
+        if queued:
+            parts.append(f"Queued {_plural(len(queued), 'change')} for review")
+        if replayed:
+            parts.append(f"{_plural(len(replayed), 'change')} already proposed")
+        if skipped:
+            first = clip(str(skipped[0].get("reason", "")), 90)
+            parts.append(f"{len(skipped)} not proposed" + (f" ({first})" if not applied else ""))
+        return "; ".join(parts) or "Nothing proposed"
+    if name == "add_comment":
+        if result.get("applied"):
+            return f"Added a comment{_in(entry, receipt_blocks(result)).replace(' in ', ' on ', 1)}"
+        skipped = result.get("skipped") or [{}]
+        return f"Comment not added: {clip(str(skipped[0].get('reason', '')), 100)}"
+    if name == "reply_comment":
+        return f"Replied to {_comment_words(entry, args.get('commentId'))}"
+    if name == "resolve_comment":
+        verb = "Resolved" if result.get("resolved", True) else "Reopened"
+        return f"{verb} {_comment_words(entry, args.get('commentId'))}"
+    if name == "read_document":
+        blocks, total = len(result.get("blocks") or []), result.get("totalBlocks", 0)
+        return f"Read the document: {blocks} of {_plural(total, 'paragraph')}" + \
+            (" (continued)" if "afterBlockId" in args else "")
+    if name == "get_document_outline":
+        return f"Read the outline: {_plural(len(result.get('sections') or []), 'heading')}"
+    if name == "read_section":
+        heading = result.get("heading") or {}
+        title = " ".join(x for x in (heading.get("displayLabel"), clip(heading.get("text", ""), 50)) if x)
+        return f"Read section {title}" if title else "Read a section"
+    if name == "list_stories":
+        return f"Listed the headers, footers and notes ({result.get('totalStories', 0)})"
+    if name == "read_story":
+        handle = result.get("handle") or {}
+        kind = handle.get("type", "story")
+        what = {"main": "the main text", "header": "a header", "footer": "a footer"}.get(
+            kind, f"{kind} {handle.get('noteId', '')}".strip())
+        return f"Read {what}"
+    if name == "find_text":
+        total = result.get("totalMatches", 0)
+        return f"Searched for “{clip(str(args.get('query', '')), ARG_CHARS)}”: {_plural(total, 'match')}"
+    if name == "read_comments":
+        return f"Read the comments: {_plural(result.get('totalThreads', 0), 'thread')}"
+    if name == "read_changes":
+        return f"Read the tracked changes: {result.get('totalChanges', 0)}"
+    if name == "read_page":
+        return f"Read page {result.get('page', args.get('page', ''))}"
+    if name == "read_selection":
+        return "Read your selection"
+    if name in ("scroll_to_block", "show_in_document"):
+        place = entry.places.get(args.get("blockId") or (args.get("range") or {}).get("blockId") or "", "")
+        shown = result.get("shown", result.get("scrolled"))
+        return (f"Showed you {place}" if place else "Showed you a place") if shown else "That place is gone"
+    return "Done"
+
+
+def result_summary(entry: TranscriptEntry) -> str:
+    """What a finished call did, in a few words (the chip's header)."""
+    return describe(entry)
+
+
+def block_ids_of(entry: TranscriptEntry) -> list[str]:
+    """Every block a call names, so the panel can resolve their clause numbers when it finishes."""
+    args = entry.args if isinstance(entry.args, dict) else {}
+    ids = [args.get("blockId"), (args.get("range") or {}).get("blockId")]
+    for op in args.get("operations") or []:
+        if isinstance(op, dict):
+            ids += [op.get("blockId"), (op.get("range") or {}).get("blockId")]
+    result = (entry.envelope or {}).get("result")
     if isinstance(result, dict):
-        for key in ("sections", "blocks"):
-            if isinstance(result.get(key), list):
-                n = len(result[key])
-                return f"{n} {key if n != 1 else key[:-1]}"
-    if isinstance(result, list):
-        return f"{len(result)} item{'s' if len(result) != 1 else ''}"
-    return "ok"
+        ids += receipt_blocks(result)
+    return [i for i in dict.fromkeys(ids) if isinstance(i, str) and i]
+
+
+def turn_summary(entries: list[TranscriptEntry]) -> str | None:
+    """One line after a turn that changed the document: what Claude proposed and what it did at once
+    (replies, resolved comments), so nothing it did goes unseen; None when it only read."""
+    proposed = comments = replies = 0
+    places: list[str] = []
+    resolved: list[str] = []
+    for entry in entries:
+        result = (entry.envelope or {}).get("result") if entry.state == "ok" else None
+        if not isinstance(result, dict):
+            continue
+        if entry.name == "suggest_changes":
+            proposed += len(result.get("applied") or [])
+            comments += receipt_comments(result)
+            places += [entry.places.get(b, "") for b in receipt_blocks(result)]
+        elif entry.name == "add_comment":
+            comments += len(result.get("applied") or [])
+        elif entry.name == "reply_comment":
+            replies += 1
+        elif entry.name == "resolve_comment":
+            verb = "resolved" if result.get("resolved", True) else "reopened"
+            resolved.append(f"{verb} {_comment_words(entry, entry.args.get('commentId'))}")
+    parts = []
+    if proposed:
+        where = join_places(places, 5)
+        parts.append(f"proposed {_plural(proposed, 'change')}" + (f" in {where}" if where else ""))
+    if comments:
+        parts.append(f"added {_plural(comments, 'comment')}")
+    if replies:
+        parts.append(f"replied to {_plural(replies, 'comment')}")
+    parts += resolved
+    if not parts:
+        return None
+    text = join_places(parts, 10)
+    return f"This turn Claude {text}. Undo (Ctrl+Z) takes the whole turn back."
 
 
 def show_targets(entry: TranscriptEntry) -> list[tuple[str, str, object]]:
-    """(operation id, what happened, target) for each operation of a write call: a target is a
-    TextRange dict for show_in_document, or a block id."""
+    """(operation id, plain words, target) for each operation of a write call: a target is a
+    TextRange dict for show_in_document, or a block id. The words never show the id."""
     result = (entry.envelope or {}).get("result")
     if entry.name not in WRITE_TOOLS or not isinstance(result, dict):
         return []
     out: list[tuple[str, str, object]] = []
+    noun = "Comment" if entry.name == "add_comment" else "Change"
     for receipt in result.get("receipts") or []:
         target = None
         for item in receipt.get("affected") or []:
@@ -93,7 +273,9 @@ def show_targets(entry: TranscriptEntry) -> list[tuple[str, str, object]]:
             if target:
                 break
         if target:
-            out.append((str(receipt.get("operationId", "")), "proposed", target))
+            block = target.get("blockId") if isinstance(target, dict) else target
+            place = entry.places.get(block, "")
+            out.append((str(receipt.get("operationId", "")), f"{noun}{f' in {place}' if place else ''}", target))
     ops = _input_operations(entry)
     for skip in result.get("skipped") or []:
         op_id = str(skip.get("id", ""))
@@ -103,7 +285,10 @@ def show_targets(entry: TranscriptEntry) -> list[tuple[str, str, object]]:
             rng = op.get("range")
             target = rng if isinstance(rng, dict) and rng.get("blockId") else op.get("blockId")
         if isinstance(target, str | dict) and target:
-            out.append((op_id, f"skipped: {skip.get('reason', '')}", target))
+            block = target.get("blockId") if isinstance(target, dict) else target
+            place = entry.places.get(block, "")
+            out.append((op_id, f"Not proposed{f' in {place}' if place else ''}: {clip(str(skip.get('reason', '')), 80)}",
+                        target))
     return out
 
 
@@ -150,9 +335,9 @@ def transcript_markdown(entries: list[TranscriptEntry], title: str = "", model: 
             if speaker != "assistant":
                 lines += ["## Claude", ""]
                 speaker = "assistant"
-            args = short_args(entry.name, entry.args)
-            lines += [f"- Tool `{entry.name}`{f' ({args})' if args else ''}: {entry.state}, "
-                      f"{result_summary(entry)}", ""]
+            lines += [f"- {describe(entry)}", ""]
+        elif entry.kind == "thinking":
+            lines += [f"<details><summary>Claude's thinking</summary>\n\n{entry.text}\n\n</details>", ""]
         elif entry.kind == "notice":
             lines += [f"_{entry.text}_", ""]
         elif entry.kind == "fault":
