@@ -23,6 +23,15 @@ ALL_GOOD = corpus_files("", "folio", "unusual")
 BAD = sorted((CORPUS / "bad").glob("*"))
 
 
+@pytest.fixture
+def api():
+    """A fake Messages API on a real socket of 127.0.0.1 (tests/fake_messages_api.py), closed after the test."""
+    from fake_messages_api import FakeMessagesAPI
+
+    with FakeMessagesAPI() as server:
+        yield server
+
+
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     if not CORPUS.is_dir():

@@ -9,7 +9,6 @@ import json
 
 import pytest
 from fake_messages_api import (
-    FakeMessagesAPI,
     HttpError,
     Reply,
     Text,
@@ -35,11 +34,6 @@ class Recorder(TurnListener):
     def notice(self, message):
         self.notices.append(message)
 
-
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
 
 
 def big_tool(name, args):

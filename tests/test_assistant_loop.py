@@ -10,7 +10,7 @@ import time
 
 import pytest
 from conftest import CORPUS
-from fake_messages_api import Drop, FakeMessagesAPI, HttpError, Reply, StreamError, Text, ToolUse
+from fake_messages_api import Drop, HttpError, Reply, StreamError, Text, ToolUse
 
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.assistant import AssistantSettings, ModelLoop, TurnListener
@@ -40,11 +40,6 @@ class Recorder(TurnListener):
     def notice(self, message):
         self.notices.append(message)
 
-
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
 
 
 def make_loop(api, path=PILOT, run_tool=None):

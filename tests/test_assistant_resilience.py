@@ -21,7 +21,6 @@ import pytest
 from conftest import CORPUS
 from fake_messages_api import (
     BlackHole,
-    FakeMessagesAPI,
     HeadersOnly,
     HttpError,
     Pings,
@@ -68,11 +67,6 @@ class Recorder(TurnListener):
     def notice(self, message):
         self.notices.append(message)
 
-
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
 
 
 def make_loop(base_url: str, timeouts: Timeouts | None = None, run_tool=None, **kwargs) -> ModelLoop:

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 from chat_helpers import make_settings, open_window, send
-from fake_messages_api import FakeMessagesAPI, Reply, Text, ToolUse
+from fake_messages_api import Reply, Text, ToolUse
 from PySide6.QtCore import Qt
 
 from folio_desktop.assistant import QUICK_ACTIONS, load_settings
@@ -19,11 +19,6 @@ from folio_desktop.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.timeout(60)
 
-
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from chat_helpers import assert_valid_conversation, open_window, pilot_plan, send
-from fake_messages_api import Drop, FakeMessagesAPI, HttpError, Reply, Text, ToolUse
+from fake_messages_api import Drop, HttpError, Reply, Text, ToolUse
 
 from folio_desktop.ui.assistant_runner import STOPPED_BEFORE_RUN
 from folio_desktop.ui.settings_dialog import SettingsDialog
@@ -18,11 +18,6 @@ pytestmark = pytest.mark.timeout(60)
 
 NOW = {"retry-after": "0"}  # retry at once: the loop honours retry-after
 
-
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
 
 
 @pytest.fixture

@@ -4,11 +4,9 @@ button dismisses it, and a clean document opens without one."""
 
 from __future__ import annotations
 
-from chat_helpers import PILOT, make_settings
+from chat_helpers import PILOT, open_window
 from docbuilder import build_docx
 from PySide6.QtCore import Qt
-
-from folio_desktop.ui.review_window import ReviewWindow
 
 FILLER = "This clause is ordinary contract prose that fills the page so the document runs over several pages. " * 3
 
@@ -30,20 +28,8 @@ def hidden_document(path):
     return path
 
 
-def open_in_window(qtbot, tmp_path, path) -> ReviewWindow:
-    window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
-    window.resize(1300, 850)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(path)
-    return window
-
-
 def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
-    window = open_in_window(qtbot, tmp_path, hidden_document(tmp_path / "hidden.docx"))
+    window = open_window(qtbot, tmp_path, None, source=hidden_document(tmp_path / "hidden.docx"))
     notice = window.concealed_notice
     assert notice.isVisible()
     text = notice.label.text()
@@ -67,7 +53,7 @@ def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
 
 
 def test_a_clean_document_opened_next_puts_the_notice_away(qtbot, tmp_path):
-    window = open_in_window(qtbot, tmp_path, hidden_document(tmp_path / "hidden.docx"))
+    window = open_window(qtbot, tmp_path, None, source=hidden_document(tmp_path / "hidden.docx"))
     assert window.concealed_notice.isVisible()
     clean = tmp_path / PILOT.name
     clean.write_bytes(PILOT.read_bytes())

@@ -30,11 +30,6 @@ TOOL_INPUT = {"query": "Käufer – “quoted” 中文", "path": ["a\\b", 'say 
               "nested": [[1, 2.5, None], {"ok": True, "names": ["Ålesund", "🙂"]}]}
 
 
-@pytest.fixture
-def api():
-    with FakeMessagesAPI() as server:
-        yield server
-
 
 def make_client(api, max_retries=0):
     return anthropic.Anthropic(api_key="test-key", base_url=api.base_url, max_retries=max_retries, timeout=10)
