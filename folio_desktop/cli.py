@@ -217,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                 return _summary(path)
             from .ui.app import run_app
 
-            return run_app(path, quit_after_ms=args.quit_after)
+            # the bundled sample opens as an untitled copy: Save must never write inside the installation
+            return run_app(path, quit_after_ms=args.quit_after, as_copy=not args.file)
         return _run_headless(args)
     except DocxError as exc:
         print(f"{APP_NAME}: {exc}", file=sys.stderr)

@@ -201,7 +201,7 @@ def check_window(ctx: Context) -> str:
         # QT_QPA_PLATFORM unset: the real platform plugin (xcb under Xvfb) must load from the bundle
         proc = ctx.run([*prefix, str(ctx.binary), *args], timeout=120, QT_QPA_PLATFORM="")
         out = ok(proc, "the window")
-        name = document.name if document else "sample_contract.docx"
+        name = document.name if document else "sample_contract (copy).docx"  # the sample opens as a copy
         line = next((s for s in out.splitlines() if "window shown on" in s), "")
         if name not in line or " 0 page(s)" in line:
             raise CheckFailed(f"the window did not show {name}: {out.strip() or proc.stderr.strip()[-400:]}")

@@ -10,6 +10,7 @@ from chat_helpers import open_window, send
 from conftest import CORPUS
 from fake_messages_api import FakeMessagesAPI, Reply, Text, ToolUse
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 COMMENTED = CORPUS / "pandoc_comments_with_reply.docx"
 pytestmark = pytest.mark.timeout(90)
@@ -53,8 +54,10 @@ def test_resolving_the_other_sides_comment_needs_leave_and_is_seen_logged_and_un
         assert window.undo_action.text().replace("&", "").startswith("Undo Claude's turn")
 
         # Ctrl+Z takes the turn back: the comment is open again
-        window.view.setFocus()
-        qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)
+        # shortcuts reach the active window only (the offscreen platform does not activate it by itself)
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
+        qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
         assert not reviewer.get_comments()[0].done
 
 

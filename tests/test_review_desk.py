@@ -476,8 +476,12 @@ def test_save_as_with_privacy_options_and_comments_stripped(qtbot, tmp_path, mon
         dialog.accept()
 
     shown = on_dialog(options)
+    offered = []
+    window.open_copy_chooser = lambda target, what: offered.append(what) or False  # keep working here
     key(qtbot, window, "Ctrl+Shift+S")
     assert shown, "the options dialog did not open"
+    assert offered == ["without the author and last-modified names, the created and modified dates, the title, "
+                       "subject, keywords and description and comments"]
     saved = python_docx.Document(str(out))
     assert saved.core_properties.author in ("", None) and saved.core_properties.last_modified_by in ("", None)
     assert saved.core_properties.title in ("", None)

@@ -69,4 +69,4 @@ def test_installed_assets_are_the_sample_and_the_icon():
 def test_quit_after_shows_the_window_then_closes_it(tmp_path):
     proc = run_cli("--quit-after", "1000", env_extra={"FOLIO_DESKTOP_CONFIG_DIR": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.strip() == "folio-desktop: window shown on offscreen: 'sample_contract.docx[*] — folio-desktop', 2 page(s)"
+    assert proc.stdout.strip() == "folio-desktop: window shown on offscreen: 'sample_contract (copy).docx[*] — folio-desktop', 2 page(s)"

@@ -450,8 +450,31 @@ def write_document_file(path: str | os.PathLike, data: bytes, retry: str = "save
         raise DocxError(f"{path} could not be written ({exc.strerror or exc}){tail}") from None
 
 
-def atomic_write(path: str | os.PathLike, data: bytes) -> None:
-    """Write to a temp file in the target's folder, fsync, then rename over the target."""
+def new_file_mode() -> int:
+    """The permissions a program gives a new file: 0666 less the process's umask (mkstemp's 0600
+    would make every exported PDF and saved copy readable by its owner only)."""
+    if not hasattr(new_file_mode, "umask"):
+        new_file_mode.umask = _read_umask()
+    return 0o666 & ~new_file_mode.umask
+
+
+def _read_umask() -> int:
+    try:  # Linux says it without changing it (setting it, even briefly, is process-wide)
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)  # elsewhere the only way POSIX allows: set, then put back at once
+    os.umask(current)
+    return current
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+    """Write to a temp file in the target's folder, fsync, then rename over the target. A file that
+    existed keeps its permissions; a new one gets the user's usual ones (0600 when `private`:
+    recovery copies and credentials)."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".~folio-", suffix=".tmp", dir=folder)
@@ -460,11 +483,11 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if os.path.exists(path):
-            try:
-                os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-            except OSError:
-                pass
+        try:
+            mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else (0o600 if private else new_file_mode())
+            os.chmod(tmp, mode)
+        except OSError:
+            pass
         os.replace(tmp, path)
     except BaseException:
         try:

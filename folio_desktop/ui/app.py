@@ -43,8 +43,9 @@ def offer_recovery(window, choose: Callable | None = None) -> bool:
     return False
 
 
-def start_window(path: str | None = None, choose: Callable | None = None, settings=None):
-    """The shown review window: recovered work when the lawyer restores some, else `path`."""
+def start_window(path: str | None = None, choose: Callable | None = None, settings=None, as_copy: bool = False):
+    """The shown review window: recovered work when the lawyer restores some, else `path` (as an
+    untitled copy with `as_copy`: the bundled sample)."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -61,11 +62,13 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
         window.resize(1440, 920)
     window.show()
     if not offer_recovery(window, choose) and path:
-        window.open_document(path)  # a file that cannot be opened is explained in a dialog
+        # a file that cannot be opened is explained in a dialog
+        window.open_copy(path) if as_copy else window.open_document(path)
     return window
 
 
-def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_ms: int | None = None) -> int:
+def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_ms: int | None = None,
+            as_copy: bool = False) -> int:
     """Show the review window on `path` and run the event loop until it closes; the exit code.
     `quit_after_ms` closes it by itself after that long (the packaged app's smoke test)."""
     from PySide6.QtCore import QTimer
@@ -74,7 +77,7 @@ def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_m
     if argv is None:
         argv = [sys.argv[0] if sys.argv else APP_NAME]
     app = QApplication.instance() or QApplication(argv)
-    window = start_window(path)
+    window = start_window(path, as_copy=as_copy)
     if quit_after_ms is not None:
         QTimer.singleShot(max(0, quit_after_ms), lambda: report_and_close(app, window))
     return app.exec()

@@ -69,9 +69,9 @@ class RecoveryStore:
         key = self.key_for(original_path)
         entry = RecoveryEntry(key, self.folder / f"{key}.docx", original_path,
                               datetime.now(UTC).isoformat(timespec="seconds"), source_digest)
-        atomic_write(entry.data_path, data)  # bytes first: a meta file never points at half a copy
+        atomic_write(entry.data_path, data, private=True)  # bytes first: a meta file never points at half a copy
         meta = {"originalPath": original_path, "savedAt": entry.saved_at, "sourceDigest": source_digest}
-        atomic_write(self.folder / f"{key}.json", json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+        atomic_write(self.folder / f"{key}.json", json.dumps(meta, ensure_ascii=False).encode("utf-8"), private=True)
         return entry
 
     def remove(self, original_path: str | None) -> None:

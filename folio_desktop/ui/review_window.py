@@ -68,6 +68,8 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.recent = RecentFiles(self.desktop)
         self.recovery = RecoveryStore(Path(self.settings.config_dir) / RECOVERY_DIR)
         self.recovery_chooser = None  # (window, entry) -> RESTORE | DISCARD | LATER instead of the dialog (tests)
+        self.open_copy_chooser = None  # (target, what) -> bool instead of the "open the copy?" box (tests)
+        self.untitled_name: str | None = None  # the name an untitled copy (path None) is saved under
         self.autosaver = Autosaver(self.recovery, self._recovery_source,
                                    autosave_interval_ms(self.desktop.value("autosave/seconds")), parent=self)
         self.autosaver.failed.connect(lambda message: self.statusBar().showMessage(message, 10000))
@@ -151,8 +153,10 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
     def modified(self) -> bool:
         return self.reviewer is not None and self.reviewer.document_version() != self._saved_version
 
-    def _install(self, reviewer: DocxReviewer, path: str, saved: bool = True, digest: str | None = None) -> None:
-        """Show `reviewer` (the document at `path`) in the view, the panels and the chat."""
+    def _install(self, reviewer: DocxReviewer, path: str | None, saved: bool = True,
+                 digest: str | None = None) -> None:
+        """Show `reviewer` (the document at `path`, or an untitled copy when None) in the view, the
+        panels and the chat."""
         if self.chat.busy:
             self.chat.shutdown_turn()
         old = self.review_actions
@@ -161,19 +165,21 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             old.deleteLater()
         self.reviewer, self.path = reviewer, path
         self._clicked_change = None
-        self._source_digest = digest if digest is not None else _file_digest(path)
+        self._source_digest = digest if digest is not None else (_file_digest(path) if path else None)
         self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
         self.review_actions.changed.connect(self._on_actions_changed)
         self.undo_group.addStack(self.review_actions.undo_stack)
         self.review_actions.stepped.connect(lambda kind, text: self.record(kind, step=text))
         self.undo_group.setActiveStack(self.review_actions.undo_stack)
-        self.audit = AuditLog(path, folder=Path(self.settings.config_dir) / "audit")
+        # an untitled copy keeps its trail under its name until Save gives it a file to follow
+        audit_key = path or str(Path(self.settings.config_dir) / "untitled" / self.display_name)
+        self.audit = AuditLog(audit_key, folder=Path(self.settings.config_dir) / "audit")
         self.audit.who = self.settings.author
         # Claude's proposals carry their own author name, so the changes panel can filter them apart
         self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
                                  on_changed=self._on_model_changed,
                                  resolve_others=self.settings.allow_resolving_others)
-        self.chat.set_bridge(self.bridge, title=Path(path).name)
+        self.chat.set_bridge(self.bridge, title=self.display_name)
         self.outline.set_document(reviewer)
         self.changes.set_document(reviewer)
         self.comments.set_document(reviewer)
@@ -228,6 +234,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
     def _on_layout_finished(self) -> None:
         self.outline.refresh(self.view.document_layout)
         self.follow_scroll()
+        self._tell_missing_fonts()
 
     def follow_scroll(self) -> None:
         """Highlight in the outline the section at the top of the pages."""
@@ -286,7 +293,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             self.audit.who = self.settings.author
 
     def _update_title(self) -> None:
-        name = Path(self.path).name if self.path else "No document"
+        name = self.display_name if self.reviewer is not None else "No document"
         self.setWindowModified(self.modified)
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
 
@@ -315,7 +322,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         if not self.modified or not self.ask_before_discarding:
             return True
         answer = QMessageBox.question(
-            self, APP_NAME, f"{Path(self.path).name if self.path else 'The document'} has changes that are not "
+            self, APP_NAME, f"{self.display_name} has changes that are not "
             "saved. Save them first?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if answer == QMessageBox.Save:
             return self.save_document()

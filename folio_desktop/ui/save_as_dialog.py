@@ -1,8 +1,9 @@
-"""Save As with privacy options: strip package metadata (spec §9.4) and, if asked, every comment.
+"""Save As with privacy options: strip package metadata (spec §9.4), every comment, and the names
+on tracked changes and comments (replaced by "Author").
 
 The open document is never changed: the options apply to a copy of its bytes on the way to disk.
-The metadata transforms only touch docProps/core.xml; tracked changes keep their authors and
-dates (the spec says so, and the dialog tells the lawyer).
+The metadata transforms only touch docProps/core.xml (the spec says so); replacing the authors is
+its own option, since who proposed a change is often what the other side should not learn.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QGroupBox, QLabel, QVBoxLayout
 
 from ..agents import privacy
+from ..docx.anonymise import NEUTRAL_AUTHOR, anonymise_authors
 from ..docx.comment_strip import strip_comments
 from ..docx.errors import DocxError
 from ..docx.package import write_document_file
@@ -21,12 +23,19 @@ TRANSFORM_LABELS = {
     "remove-timestamps": "Created and modified dates",
     "remove-descriptive-metadata": "Title, subject, keywords and description",
 }
+# what the lawyer is told was left out of the copy, in the dialog's order
+REMOVED_WORDS = {
+    "remove-attribution": "the author and last-modified names",
+    "remove-timestamps": "the created and modified dates",
+    "remove-descriptive-metadata": "the title, subject, keywords and description",
+}
 
 
 @dataclass(frozen=True)
 class SaveOptions:
     transforms: tuple[str, ...] = ()  # names from agents.privacy.TRANSFORMS
     keep_comments: bool = True
+    anonymise_authors: bool = False  # every tracked change and comment by "Author"
 
     def __post_init__(self):  # validated and put in the spec's canonical order
         object.__setattr__(self, "transforms", tuple(privacy.normalize_transforms(list(self.transforms))))
@@ -56,8 +65,11 @@ class SaveAsOptionsDialog(QDialog):
         self.keep_comments = QCheckBox("Keep comments")
         self.keep_comments.setChecked(options.keep_comments)
         layout.addWidget(self.keep_comments)
-        note = QLabel("Tracked changes keep their authors and dates. Accept or reject them first "
-                      "if those should not leave with the file.")
+        self.anonymise = QCheckBox(f"Replace the names on tracked changes and comments with “{NEUTRAL_AUTHOR}”")
+        self.anonymise.setChecked(options.anonymise_authors)
+        layout.addWidget(self.anonymise)
+        note = QLabel("Tracked changes keep their dates. Accept or reject them first if they should not leave "
+                      "with the file at all.")
         note.setWordWrap(True)
         layout.addWidget(note)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
@@ -67,7 +79,19 @@ class SaveAsOptionsDialog(QDialog):
 
     def options(self) -> SaveOptions:
         chosen = tuple(name for name, box in self.transform_boxes.items() if box.isChecked())
-        return SaveOptions(chosen, self.keep_comments.isChecked())
+        return SaveOptions(chosen, self.keep_comments.isChecked(), self.anonymise.isChecked())
+
+
+def describe_removed(options: SaveOptions) -> str:
+    """“without the author and last-modified names and comments, with every change by “Author””."""
+    gone = [REMOVED_WORDS[t] for t in options.transforms] + ([] if options.keep_comments else ["comments"])
+    parts = []
+    if gone:
+        listed = gone[0] if len(gone) == 1 else ", ".join(gone[:-1]) + " and " + gone[-1]
+        parts.append(f"without {listed}")
+    if options.anonymise_authors:
+        parts.append(f"with every tracked change and comment made by “{NEUTRAL_AUTHOR}”")
+    return ", ".join(parts) or "as it is"
 
 
 def save_with_options(reviewer, path, options: SaveOptions) -> None:
@@ -76,6 +100,8 @@ def save_with_options(reviewer, path, options: SaveOptions) -> None:
     data = reviewer.to_bytes()
     if not options.keep_comments:
         data = strip_comments(data)
+    if options.anonymise_authors:
+        data, _count = anonymise_authors(data)
     try:
         data, _report = privacy.apply_to_package(data, options.privacy)
     except privacy.FolioDocumentPrivacyArchiveError as exc:

@@ -23,8 +23,9 @@ from .app import DISCARD, RESTORE, ask_recovery
 from .compare_window import CompareWindow
 from .concealed_notice import ConcealedNotice
 from .export import export_pdf
+from .info_bar import InfoBar, describe_font_substitutions
 from .recovery import RecoveryEntry
-from .save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
+from .save_as_dialog import SaveAsOptionsDialog, SaveOptions, describe_removed, save_with_options
 from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx);;All files (*)"
@@ -70,6 +71,46 @@ class FilesMixin:
         self.statusBar().showMessage(f"Opened {path}", 5000)
         self._tell_concealed_text()
         return True
+
+    def open_copy(self, path: str | os.PathLike, name: str | None = None) -> bool:
+        """Open a document as a new, untitled copy (the bundled sample): Save asks where, so the
+        original is never written over."""
+        path = os.fspath(path)
+        if not self._confirm_discard():
+            return False
+        try:
+            reviewer = DocxReviewer.from_bytes(Path(path).read_bytes(), author=self.settings.author)
+        except (DocxError, OSError) as exc:
+            self._error("The document could not be opened", str(getattr(exc, "strerror", None) or exc))
+            return False
+        self._leave_document()
+        self.untitled_name = name or f"{Path(path).stem} (copy).docx"
+        self._install(reviewer, None)
+        self.record("open", copyOf=path)
+        self.statusBar().showMessage(f"Opened a copy of {Path(path).name}: Save asks where to keep it.", 8000)
+        self._tell_concealed_text()
+        return True
+
+    @property
+    def display_name(self) -> str:
+        """The document's file name, or the name an untitled copy will be saved under."""
+        if self.path:
+            return Path(self.path).name
+        return getattr(self, "untitled_name", None) or "Untitled.docx"
+
+    def _tell_missing_fonts(self) -> None:
+        """A font the document names that this computer lacks is named once per document, with what
+        the pages use instead (lines and pages may fall differently than in Word)."""
+        layout = self.view.document_layout
+        if layout is None or getattr(self, "_fonts_told_for", None) is self.reviewer:
+            return
+        self._fonts_told_for = self.reviewer
+        notice = getattr(self, "font_notice", None)
+        if notice is None:
+            notice = self.font_notice = InfoBar("fontNotice")
+            column = self.centralWidget().layout()
+            column.insertWidget(column.indexOf(self.view), notice)
+        notice.tell(describe_font_substitutions(layout.font_substitutions))
 
     def _tell_concealed_text(self, status: bool = True) -> None:
         """Text the lawyer may not see (hidden, white on white, under 2 pt) is announced on open, in a
@@ -204,7 +245,8 @@ class FilesMixin:
         copy: the document open here keeps what it has, and its own file stays the one it saves to."""
         if self.reviewer is None:
             return False
-        chosen = self._ask_save_path("Save document as", self.path or "", DOCX_FILTER)
+        suggested = self.path or str(Path.home() / self.display_name)
+        chosen = self._ask_save_path("Save document as", suggested, DOCX_FILTER)
         if not chosen:
             return False
         dialog = SaveAsOptionsDialog(self)
@@ -228,11 +270,27 @@ class FilesMixin:
         except DocxError as exc:
             self._error("The copy was not saved", write_problem(target, exc))
             return False
-        removed = [*options.transforms] + ([] if options.keep_comments else ["comments"])
+        removed = [*options.transforms] + ([] if options.keep_comments else ["comments"]) \
+            + (["authors"] if options.anonymise_authors else [])
         self.record("save", path=target, copy=True, removed=removed)
-        self.statusBar().showMessage(f"Saved a copy without {', '.join(removed)} to {target}; you are still "
-                                     f"working on {Path(self.path).name}.", 10000)
+        what = describe_removed(options)
+        self.statusBar().showMessage(f"Saved a copy to {target} {what}; you are still working on "
+                                     f"{self.display_name}.", 10000)
+        if (self.open_copy_chooser or self.ask_open_copy)(target, what):
+            self.open_document(target)
         return True
+
+    def ask_open_copy(self, target: str, what: str) -> bool:
+        """After Save As with privacy options: keep working on this document, or switch to the copy?"""
+        box = QMessageBox(QMessageBox.Information, APP_NAME, f"Saved a copy to {Path(target).name} {what}.",
+                          QMessageBox.NoButton, self)
+        box.setInformativeText(f"You are still working on {self.display_name}, which keeps everything. Open the "
+                               "copy instead?")
+        open_copy = box.addButton("Open the copy", QMessageBox.AcceptRole)
+        box.addButton("Keep working here", QMessageBox.RejectRole)
+        box.setDefaultButton(open_copy)
+        box.exec()
+        return box.clickedButton() is open_copy
 
     # -- compare and exports --------------------------------------------------------------------------
 
@@ -265,7 +323,7 @@ class FilesMixin:
     def _export(self, title: str, suggested_suffix: str, filters: str, write) -> str | None:
         if self.reviewer is None:
             return None
-        stem = Path(self.path).with_suffix("") if self.path else Path("document")
+        stem = Path(self.path).with_suffix("") if self.path else Path.home() / Path(self.display_name).stem
         target = self._ask_save_path(title, f"{stem}{suggested_suffix}", filters)
         if not target:
             return None
@@ -340,7 +398,9 @@ class FilesMixin:
         reviewer = DocxReviewer(recovered.document, author=self.settings.author, source_path=original,
                                 source_bytes=on_disk)
         self._leave_document()
-        self._install(reviewer, original or str(entry.data_path), saved=False, digest=entry.source_digest)
+        if not original:  # untitled work: it stays untitled, and Save asks where
+            self.untitled_name = "Recovered document.docx"
+        self._install(reviewer, original, saved=False, digest=entry.source_digest)
         self.record("recover", path=original, recoveredFrom=str(entry.data_path), savedAt=entry.saved_at)
         self.statusBar().showMessage(f"Restored the unsaved work on {entry.name} from {entry.saved_at}. "
                                      "Save it to keep it.", 10000)
