@@ -27,7 +27,7 @@ from .ooxml import (
     w,
 )
 from .package import Package
-from .snapshot import Snapshot, build_snapshot
+from .snapshot import Snapshot, build_snapshot, patched
 from .styles import Styles
 from .textkit import deterministic_para_id
 from .xmlns import declare_ignorable_namespace
@@ -99,6 +99,8 @@ class Document:
         self._format_cache: dict = {}
         self._snapshot: Snapshot | None = None
         self._stories: list[Story] | None = None
+        self._story_snapshots: dict[str, tuple[etree._Element, Snapshot]] = {}  # other stories, by key
+        self._note_maps: dict[tuple[str, str], tuple[etree._Element, dict]] = {}
 
     # -- parts --------------------------------------------------------------------------------
 
@@ -200,10 +202,16 @@ class Document:
         self.ensure_para_ids(story.part, root)
         if story.type in ("header", "footer"):
             return root
-        for note in root.iterchildren(w(story.type)):
-            if note.get(w("id")) == str(story.note_id):
-                return note
-        raise KeyError(story.key)
+        # one map per notes part, not a walk over every note per story (quadratic over ~1000 notes)
+        cached = self._note_maps.get((story.part, story.type))
+        note = cached[1].get(str(story.note_id)) if cached is not None and cached[0] is root else None
+        if note is None or note.getparent() is not root or note.get(w("id")) != str(story.note_id):
+            notes = {n.get(w("id")): n for n in reversed(list(root.iterchildren(w(story.type))))}
+            self._note_maps[(story.part, story.type)] = (root, notes)
+            note = notes.get(str(story.note_id))
+        if note is None:
+            raise KeyError(story.key)
+        return note
 
     # -- snapshots ------------------------------------------------------------------------------
 
@@ -215,11 +223,21 @@ class Document:
     def snapshot_story(self, story: Story) -> Snapshot:
         if story.type == "main":
             return self.snapshot()
-        return build_snapshot(self, self.story_container(story), self.positional_ids)
+        container = self.story_container(story)
+        cached = self._story_snapshots.get(story.key)
+        if cached is None or cached[0] is not container:
+            cached = self._story_snapshots[story.key] = (container, build_snapshot(self, container, self.positional_ids))
+        return cached[1]
 
-    def invalidate(self) -> None:
-        """Forget derived views after an edit, and count the change."""
-        self._snapshot = None
+    def invalidate(self, edited=None) -> None:
+        """Forget derived views after an edit, and count the change. `edited`: the paragraphs an
+        edit changed only the runs of; their blocks are read again and the rest of the snapshot
+        kept, when that is safe (snapshot.patched)."""
+        snap = self._snapshot
+        self._snapshot = patched(self, snap, edited) if edited and snap is not None else None
+        if self._snapshot is None:
+            # an edit of the body's text alone leaves the headers, footers and notes as they were
+            self._story_snapshots = {}
         self._stories = None
         self.version += 1
 

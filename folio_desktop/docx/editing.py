@@ -190,6 +190,15 @@ class ParagraphView:
         if not allow_notes and any(seg.kind == NOTE for seg in self.segs if seg.start >= a and seg.end <= b):
             raise EditError("protectedReference", "the edit would remove a footnote or endnote marker")
         last = None
+        if stamp is not None:
+            # Word's rule: deleting text of your own pending insertion takes it out, it is not struck
+            own = [run for run in runs if _own_insertion(run, self.p, stamp.author) is not None]
+            runs = [run for run in runs if not any(run is o for o in own)]
+            for run in own:
+                wrapper = _own_insertion(run, self.p, stamp.author)
+                run.getparent().remove(run)
+                if not any(el.tag == T_R for el in wrapper.iter()):
+                    _drop_keeping_markers(wrapper)
         if stamp is None:
             for run in runs:
                 run.getparent().remove(run)
@@ -218,7 +227,7 @@ class ParagraphView:
             if rpr is None:
                 rpr = self.rpr_at(offset - 1 if offset > 0 else 0)
             parent, index = self.boundary(offset)
-        parent, index = _outside_foreign_insertion(parent, index, stamp)
+        parent, index = outside_foreign_insertion(parent, index, stamp)
         runs = make_runs(text, rpr, bold=bold, italic=italic)
         if stamp is not None:
             wrapper = stamp.mark("ins")
@@ -233,8 +242,103 @@ class ParagraphView:
         self.refresh()
         return result
 
+    def after_char(self, offset: int) -> tuple[etree._Element, int]:
+        """The (parent, index) right after the character at offset - 1, before any deleted or
+        marker content that follows it (where a caret drawn just after that character is)."""
+        segs = self.segs
+        if offset <= 0 or not segs:
+            return self.boundary(0)
+        i = self._seg_at(offset - 1)
+        seg = segs[i]
+        if offset < seg.end or (i + 1 < len(segs) and segs[i + 1].run is seg.run):
+            return self.boundary(offset)  # inside a run: split it there
+        run = _carrier(seg)
+        parent = run.getparent()
+        return parent, parent.index(run) + 1
+
     def utf16(self, index: int) -> int:
         return index_to_utf16(self.text, index)
+
+
+def _own_insertion(run: etree._Element, p: etree._Element, author: str) -> etree._Element | None:
+    """The w:ins by `author` that holds run (directly or through a hyperlink), if any."""
+    el = run.getparent()
+    while el is not None and el is not p:
+        if el.tag in (T_INS, T_MOVE_TO, T_DEL, T_MOVE_FROM):
+            return el if el.tag == T_INS and el.get(_W + "author") == author else None
+        el = el.getparent()
+    return None
+
+
+def _drop_keeping_markers(wrapper: etree._Element) -> None:
+    """Remove an emptied revision wrapper; bookmarks or comment marks inside it stay in its place."""
+    parent = wrapper.getparent()
+    index = parent.index(wrapper)
+    for child in list(wrapper):
+        if child.tag in _MARKERS:
+            parent.insert(index, child)
+            index += 1
+    parent.remove(wrapper)
+
+
+def own_insertion_at(parent: etree._Element, index: int, author: str) -> tuple[etree._Element, int] | None:
+    """Where new text at (parent, index) joins a neighbouring w:ins by `author` instead of opening a
+    w:ins of its own: inside it when the position is inside or at either edge of one."""
+    if parent.tag == T_INS:
+        return (parent, index) if parent.get(_W + "author") == author else None
+    before = parent[index - 1] if index > 0 else None
+    if before is not None and before.tag == T_INS and before.get(_W + "author") == author:
+        return before, len(before)
+    after = parent[index] if index < len(parent) else None
+    if after is not None and after.tag == T_INS and after.get(_W + "author") == author:
+        return after, 0
+    return None
+
+
+def join_own_deletions(wrapper: etree._Element) -> etree._Element:
+    """Join a w:del with the w:del of the same author right beside it (Backspace after Backspace
+    strikes one stretch, as in Word, not one revision per key); returns the wrapper that is left."""
+    author = wrapper.get(_W + "author")
+    before = wrapper.getprevious()
+    if before is not None and before.tag == T_DEL and before.get(_W + "author") == author:
+        before.extend(list(wrapper))
+        wrapper.getparent().remove(wrapper)
+        wrapper = before
+    after = wrapper.getnext()
+    if after is not None and after.tag == T_DEL and after.get(_W + "author") == author:
+        wrapper.extend(list(after))
+        after.getparent().remove(after)
+    for run in list(wrapper):
+        if run.getparent() is wrapper:
+            merge_plain_runs(run)
+    return wrapper
+
+
+def merge_plain_runs(run: etree._Element) -> None:
+    """Join a run of plain text (or of struck text) with its neighbours of identical properties
+    (typing a word one key at a time would otherwise leave a run per key)."""
+    for neighbour in (run.getprevious(), run.getnext()):
+        if neighbour is None or not _plain_text_run(run) or not _plain_text_run(neighbour) \
+                or dict(neighbour.attrib) != dict(run.attrib) or _rpr_bytes(neighbour) != _rpr_bytes(run):
+            continue
+        first, second = (neighbour, run) if neighbour is run.getprevious() else (run, neighbour)
+        a, b = _text_node(first), _text_node(second)
+        if a.tag != b.tag:
+            continue
+        a.text = (a.text or "") + (b.text or "")
+        if a.text != a.text.strip() or "  " in a.text:
+            a.set(XML_SPACE, "preserve")
+        second.getparent().remove(second)
+        run = first
+
+
+def _plain_text_run(run: etree._Element) -> bool:
+    kids = [c for c in run if c.tag != W_RPR]
+    return run.tag == T_R and len(kids) == 1 and kids[0].tag in (T_T, T_DELTEXT)
+
+
+def _text_node(run: etree._Element) -> etree._Element:
+    return next(c for c in run if c.tag in (T_T, T_DELTEXT))
 
 
 def _carrier(seg: Seg) -> etree._Element:
@@ -253,7 +357,7 @@ def _position_before(run) -> tuple[etree._Element, int]:
     return parent, parent.index(run)
 
 
-def _outside_foreign_insertion(parent, index, stamp):
+def outside_foreign_insertion(parent, index, stamp):
     """Never nest our w:ins inside another w:ins/w:moveTo: split that wrapper at the index."""
     if stamp is None or parent.tag not in (T_INS, T_MOVE_TO):
         return parent, index
@@ -314,6 +418,11 @@ def _sibling_groups(runs: list[etree._Element]) -> list[list[etree._Element]]:
                     continue
         groups.append([run])
     return groups
+
+
+def _rpr_bytes(run: etree._Element) -> bytes:
+    rpr = run.find(W_RPR)
+    return etree.tostring(rpr) if rpr is not None else b""
 
 
 def clean_rpr(rpr: etree._Element | None) -> etree._Element | None:

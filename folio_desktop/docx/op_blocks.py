@@ -136,7 +136,14 @@ def delete_block(ctx: OpContext) -> None:
         raise EditError("noopOperation", "the last paragraph of its container cannot be removed")
     if view.text:
         view.delete(0, len(view.text), ctx.stamp, allow_notes=True)
-    if not last:
+    own = _own_inserted_mark(p, ctx.stamp.author) if ctx.move is None else None
+    nxt = next_paragraph(p) if own is not None and not last else None
+    if nxt is not None:
+        # Word's rule: deleting a paragraph you inserted yourself takes its break out; what is left
+        # of it (text of others, now struck) joins the next paragraph
+        _join_into_next(p, nxt)
+        ctx.resolved["survivor"] = nxt
+    elif not last:
         mark_paragraph(ctx, p, "del")
     if ctx.move == "from":
         _move_range(ctx, [p], "moveFrom")
@@ -146,7 +153,9 @@ def split_block(ctx: OpContext) -> None:
     p = ctx.block.element
     view = ctx.view()
     k = ctx.resolved["offset"]
-    if not 0 < k < len(view.text):
+    # Enter at a paragraph's very start or end splits there too (an empty half, as Word's)
+    inside = 0 <= k <= len(view.text) if ctx.resolved.get("keystrokes") else 0 < k < len(view.text)
+    if not inside:
         raise EditError("staleRange", f"offset must fall strictly inside the block's text (1 to {len(view.text) - 1})")
     separator = ctx.op.get("separator")
     if separator:
@@ -222,6 +231,10 @@ def merge_block(ctx: OpContext) -> None:
     props = ctx.op.get("mergedParagraphProperties")
     if props:
         check_references(ctx.doc, props)
+    if ctx.tracked and _own_inserted_mark(p, ctx.stamp.author) is not None and not props:
+        # Word's rule: taking out your own pending paragraph break joins the paragraphs outright
+        _join_into_first(p, nxt)
+        return
     if ctx.tracked:
         mark_paragraph(ctx, p, "del")
         if props:
@@ -229,15 +242,38 @@ def merge_block(ctx: OpContext) -> None:
             apply_properties(ctx.doc, nxt, props, ctx.resolved.setdefault("numbering", {}))
         return
     # direct: the following paragraph's mark survives; this paragraph's content moves into it
+    _join_into_next(p, nxt)
+    if props:
+        apply_properties(ctx.doc, nxt, props, ctx.resolved.setdefault("numbering", {}))
+    ctx.resolved["survivor"] = nxt
+
+
+def _own_inserted_mark(p: etree._Element, author: str) -> etree._Element | None:
+    mark = p.find(f"{W_PPR}/{W_RPR}/{_W}ins")
+    return mark if mark is not None and mark.get(_W + "author") == author else None
+
+
+def _join_into_next(p: etree._Element, nxt: etree._Element) -> None:
+    """p's content moves to the start of nxt, whose paragraph mark survives; p goes."""
     nxt_ppr = nxt.find(W_PPR)
     insert_at = nxt.index(nxt_ppr) + 1 if nxt_ppr is not None else 0
     for child in [c for c in p if c.tag != W_PPR]:
         nxt.insert(insert_at, child)
         insert_at += 1
     p.getparent().remove(p)
-    if props:
-        apply_properties(ctx.doc, nxt, props, ctx.resolved.setdefault("numbering", {}))
-    ctx.resolved["survivor"] = nxt
+
+
+def _join_into_first(p: etree._Element, nxt: etree._Element) -> None:
+    """nxt's content moves to the end of p and p takes nxt's paragraph properties (the mark that
+    survives); p keeps its own id, so the paragraph reads as before the break was typed."""
+    for child in [c for c in p if c.tag == W_PPR]:
+        p.remove(child)
+    nxt_ppr = nxt.find(W_PPR)
+    if nxt_ppr is not None:
+        p.insert(0, nxt_ppr)
+    for child in [c for c in nxt if c.tag != W_PPR]:
+        p.append(child)
+    nxt.getparent().remove(nxt)
 
 
 def offset_index(text: str, offset16: int) -> int:

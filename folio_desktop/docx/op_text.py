@@ -7,7 +7,16 @@ import copy
 from lxml import etree
 
 from . import worddiff
-from .editing import EditError, ParagraphView, make_runs, set_rpr_child
+from .editing import (
+    EditError,
+    ParagraphView,
+    join_own_deletions,
+    make_runs,
+    merge_plain_runs,
+    outside_foreign_insertion,
+    own_insertion_at,
+    set_rpr_child,
+)
 from .ooxml import W_NS, W_PPR, W_RPR, W_VAL, on_off
 from .op_context import OpContext, parse_emphasis, record_ppr_change, same_properties
 from .paragraph_props import apply_properties, check_references, ensure_ppr, property_elements
@@ -86,9 +95,63 @@ def _attach_comment(ctx: OpContext, written: list[etree._Element]) -> None:
     ctx.comment_id = cid
 
 
+def keystrokes(ctx: OpContext, view: ParagraphView, a: int, b: int, new: str) -> list[etree._Element]:
+    """A person's keystrokes over [a, b), not a rewrite to diff word by word. When `new` begins with
+    the old text the rest is typed right after it (a caret after that character); when it ends
+    with it, right before it; anything else deletes [a, b) and types `new` in its place. Typed text
+    joins a neighbouring insertion of the same author, as Word's does."""
+    old = view.text[a:b]
+    if len(new) > len(old) and new.startswith(old):
+        return [_type_at(ctx, view, b, new[len(old):], after=True)]
+    if len(new) > len(old) and new.endswith(old):
+        return [_type_at(ctx, view, a, new[:len(new) - len(old)], after=False)]
+    stamp = ctx.run_stamp()
+    source = view.rpr_at(a)
+    source = copy.deepcopy(source) if source is not None else None
+    last_del = view.delete(a, b, stamp)
+    if last_del is not None:
+        last_del = join_own_deletions(last_del)
+        view.refresh()
+    if not new:
+        return [last_del] if last_del is not None else []
+    if last_del is not None:  # typed over a selection: the insertion follows the struck text
+        return [view.insert(a, new, stamp, rpr=source if source is not None else etree.Element(W_RPR),
+                            after=last_del)]
+    return [_type_at(ctx, view, a, new, after=True, rpr=source)]
+
+
+def _type_at(ctx: OpContext, view: ParagraphView, offset: int, text: str, after: bool,
+             rpr: etree._Element | None = None) -> etree._Element:
+    """Insert typed text at a caret: after the character before `offset` (after=True) or before the
+    character at it, formatted like the character it follows (or, at the start, the one it precedes)."""
+    if rpr is None:
+        rpr = view.rpr_at(offset - 1 if offset > 0 else 0)
+        rpr = copy.deepcopy(rpr) if rpr is not None else None
+    parent, index = view.after_char(offset) if after else view.boundary(offset)
+    stamp = ctx.run_stamp()
+    run = make_runs(text, rpr)[0]
+    joined = own_insertion_at(parent, index, stamp.author) if stamp is not None else None
+    if stamp is not None and joined is None:
+        parent, index = outside_foreign_insertion(parent, index, stamp)
+        wrapper = stamp.mark("ins")
+        wrapper.append(run)
+        parent.insert(index, wrapper)
+        view.refresh()
+        return wrapper
+    if joined is not None:
+        parent, index = joined
+    parent.insert(index, run)
+    merge_plain_runs(run)
+    view.refresh()
+    return parent if joined is not None else run
+
+
 def replace_in_block(ctx: OpContext) -> None:
     a, b = ctx.resolved["start"], ctx.resolved["end"]
     view = ctx.view()
+    if ctx.resolved.get("keystrokes"):
+        keystrokes(ctx, view, a, b, ctx.op["replace"])
+        return
     _check_mixed_formatting(ctx, view, a, b)
     written = apply_hunks(ctx, view, a, view.text[a:b], ctx.op["replace"])
     _attach_comment(ctx, written)

@@ -19,6 +19,7 @@ from lxml import etree
 from . import graphemes, op_blocks, op_tables, op_text
 from .concealed import hidden_spans
 from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
+from .document import Document
 from .editing import EditError, Stamp, max_revision_id, now_iso
 from .ooxml import W_NS, W_PPR, W_RPR, on_off
 from .op_context import OpContext, RecordingStamp, note_texts
@@ -27,7 +28,6 @@ from .textkit import index_to_utf16, text_hash, utf16_to_index
 from .validate import validate_elements
 
 if TYPE_CHECKING:
-    from .document import Document
     from .snapshot import Block, Snapshot
 
 _W = "{" + W_NS + "}"
@@ -105,7 +105,13 @@ class OperationEngine:
 
     # -- public ------------------------------------------------------------------------------
 
-    def apply(self, batch, *, snapshot: Snapshot | None = None, author: str | None = None) -> dict:
+    def apply(self, batch, *, snapshot: Snapshot | None = None, author: str | None = None,
+              keystrokes: bool = False, undoable: bool = True) -> dict:
+        """Apply a batch (spec §3). Two host-side options, never part of the batch a model sends:
+        keystrokes=True says the batch is a person typing at a caret (op_text.keystrokes: the
+        characters typed, not a word diff; splitBlock may split at a paragraph's very start or end,
+        as Enter does); undoable=False keeps no per-batch undo state (the caller has its own undo,
+        and copying a long document for every keystroke would cost more than the edit)."""
         parsed = parse_batch(batch)
         mode = parsed.get("mode", "tracked-changes")
         atomic = parsed.get("atomic", False)
@@ -128,14 +134,17 @@ class OperationEngine:
             if i in replayed:
                 continue
             try:
-                planned.append(self._resolve(i, op, mode, current, snapshot))
+                plan = self._resolve(i, op, mode, current, snapshot)
+                plan.resolved["keystrokes"] = keystrokes
+                planned.append(plan)
             except EditError as err:
                 skipped[i] = (err.reason, err.message)
         self._claims(planned, skipped)
         planned = [p for p in planned if p.index not in skipped]
         self._pair_moves(planned, mode)
 
-        state = doc.package.checkpoint(self.parts_to_checkpoint())
+        # the state to roll back to (a rejected atomic batch, a dry run) and to undo the batch by
+        state = doc.package.checkpoint(self.parts_to_checkpoint()) if undoable or atomic or dry_run else None
         stamp = Stamp(author or self.author, now_iso(), self._revision_cursor())
         cursor_before = stamp.cursor[0]
         applied: dict[int, dict] = {}
@@ -143,6 +152,7 @@ class OperationEngine:
         created_comments: list[int] = []
         taken_ids = {b.id for b in current.blocks}
         store = _LazyCommentStore(doc)
+        in_place: list[etree._Element] | None = []  # paragraphs whose text alone changed
         for plan in sorted(planned, key=lambda p: p.order, reverse=True):
             ctx = OpContext(doc, plan.op, plan.index, current, plan.block, mode,
                             RecordingStamp(stamp, _move_tags(plan.move)), store, taken_ids, plan.resolved,
@@ -170,6 +180,10 @@ class OperationEngine:
                 entry["revisionIds"] = list(ctx.stamp.issued)
             applied[plan.index] = entry
             normalizations.extend(ctx.normalizations)
+            if in_place is not None and _text_only(plan, ctx):
+                in_place.append(plan.block.element)
+            else:
+                in_place = None
 
         changed = bool(applied)
         status = "committed"
@@ -192,7 +206,10 @@ class OperationEngine:
             for part in self.parts_to_checkpoint():
                 if doc.package.has_part(part):
                     doc.package.mark_dirty(part)
-            doc.invalidate()
+            if in_place and isinstance(doc, Document):  # not a story wrapper (the redline writer's)
+                doc.invalidate(edited=in_place)
+            else:
+                doc.invalidate()
 
         receipts = []
         for i, op in enumerate(ops):
@@ -217,12 +234,13 @@ class OperationEngine:
             result["replayed"] = [{"id": ops[i]["id"]} for i in sorted(replayed)]
         if normalizations:
             result["normalizations"] = normalizations
-        if keep:
+        if keep and state is not None:
             self._undo_seq += 1
             handle = f"headless-{self._undo_seq}"
             self._undo.append(_UndoEntry(handle, state, doc.version, created_comments,
                                          [ops[i]["id"] for i in applied]))
             result["undoHandle"] = {"type": "documentOperationUndo", "id": handle}
+        if keep:
             result["nextRevisionId"] = stamp.cursor[0] + 1
             for i in applied:
                 if i in named:
@@ -604,12 +622,22 @@ def _find_once(text: str, needle: str) -> tuple[int, int]:
     return first, first + len(needle)
 
 
+def _text_only(plan: _Planned, ctx: OpContext) -> bool:
+    """Did the operation change only the runs of its own paragraph (no new paragraph, comment,
+    style or paragraph mark)? Then the snapshot can read that paragraph again instead of the story."""
+    t = plan.op["type"]
+    if t == "replaceBlock" and ("styleId" in plan.op or plan.op.get("preserveFormatting") is False):
+        return False
+    return t in ("replaceRange", "replaceInBlock", "replaceBlock") and not ctx.created and ctx.comment_id is None \
+        and plan.block is not None and plan.block.element is not None
+
+
 def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
     p = plan.block.element if plan.block is not None else None
     if p is None:
         return []
     out = [p]
-    if plan.op["type"] == "mergeBlockWithNext":
+    if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
         nxt = op_blocks.next_paragraph(p)
         if nxt is not None:
             out.append(nxt)

@@ -7,7 +7,7 @@ interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targete
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,9 @@ class Block:
     table: TableLocation | None = None
     diagnostic: dict | None = None
     comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
+    # what the story walk carried into and out of this paragraph (open fields, note counts, open
+    # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
+    walk: tuple | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def normalized_text(self) -> str:
@@ -160,7 +163,9 @@ class Anchor:
     def hash_occurrence_count(self) -> int:
         return self._snapshot.hash_counts()[self.block.text_hash]
 
-    def to_json(self) -> dict:
+    def to_json(self, counts: dict[str, int] | None = None) -> dict:
+        """counts: the text-hash counts of the snapshot asking (an anchor is shared by the snapshots
+        patched() derives from the one it was made for)."""
         return {
             "id": self.id,
             "from": self.index,
@@ -168,7 +173,7 @@ class Anchor:
             "text": self.text,
             "normalizedText": self.normalized_text,
             "textHash": self.text_hash,
-            "hashOccurrenceCount": self.hash_occurrence_count,
+            "hashOccurrenceCount": counts[self.text_hash] if counts is not None else self.hash_occurrence_count,
         }
 
 
@@ -207,7 +212,9 @@ class Snapshot:
         return [b for b in self.blocks if b.is_content]
 
     def to_json(self) -> dict:
-        return {"blocks": [b.to_json() for b in self.blocks], "anchors": {k: a.to_json() for k, a in self.anchors.items()}}
+        counts = self.hash_counts()
+        return {"blocks": [b.to_json() for b in self.blocks],
+                "anchors": {k: a.to_json(counts) for k, a in self.anchors.items()}}
 
 
 class _Walker:
@@ -330,7 +337,12 @@ class _Walker:
         self.blocks.append(Block(id=block_id, kind="diagnostic", text=text,
                                  diagnostic={"type": "opaqueCarrier", "carrier": carrier}))
 
+    def carried(self) -> tuple:
+        state = self.state
+        return tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments)
+
     def paragraph(self, p, table_loc, depth):
+        entry = self.carried()
         text, extras = self.paragraph_text(p)
         is_content = bool(text.strip())
         if is_content:
@@ -353,7 +365,10 @@ class _Walker:
             anchor = self.comment_anchors[cid]
             if anchor.block_id is None:
                 anchor.block_id = block_id
-        for box in inline.text_boxes(p):
+        boxes = inline.text_boxes(p)
+        if not boxes:  # a text box's paragraphs are blocks of their own, read after this one
+            block.walk = (entry, self.carried())
+        for box in boxes:
             self.container(box, None, depth + 1)
 
     def paragraph_text(self, p):
@@ -594,6 +609,52 @@ def build_snapshot(doc: Document, container: etree._Element, positional_ids: set
         if block.kind != "diagnostic":
             snap.anchors[block.id] = Anchor(block, index, snap)
     return snap
+
+
+def patched(doc: Document, snap: Snapshot, paragraphs) -> Snapshot | None:
+    """The snapshot after edits that changed only the runs of `paragraphs` (the same elements, with
+    the same paragraph properties, still in the story): those blocks are read again and every
+    other block is shared, so typing in a 500-page document does not re-read all of it. None when
+    the edit could reach past those paragraphs (a complex field, a comment range or the count of
+    note references crossing their edges changed; a text box; a positional id that counts blank
+    paragraphs), and the story must be read afresh."""
+    blocks = list(snap.blocks)
+    by_paragraph = dict(snap.block_of_paragraph)
+    comment_anchors = dict(snap.comment_anchors)
+    positions = None
+    for p in dict.fromkeys(paragraphs):
+        old = snap.block_of_paragraph.get(p)
+        anchor = snap.anchors.get(old.id) if old is not None else None
+        if anchor is None or anchor.block is not old or old.walk is None or p.getparent() is None:
+            return None
+        entry, leaving = old.walk
+        if entry[3] or leaving[3]:
+            return None  # inside a comment range that other paragraphs share: its quote spans them
+        walker = _Walker(doc, doc.positional_ids)
+        walker.state = StoryState(fields=list(entry[0]), footnotes=entry[1], endnotes=entry[2])
+        text, extras = walker.paragraph_text(p)
+        if walker.carried() != leaving or inline.text_boxes(p):
+            return None
+        block = replace(old, text=text, _preview=extras["runs"], structural_boundaries=extras["boundaries"] or None,
+                        comment_ids=extras["comments"] or None, walk=(entry, leaving))
+        if block.is_content != old.is_content:
+            if positions is None:
+                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
+            if positions:
+                return None  # seq-/blank- ids count content and blank paragraphs
+        for cid, comment in walker.comment_anchors.items():
+            if cid in extras["comments"] and comment.block_id is None:
+                comment.block_id = old.id
+            comment_anchors[cid] = comment
+        blocks[anchor.index] = block
+        by_paragraph[p] = block
+    # the other blocks keep their anchors (same block, same place): a new one each would cost more
+    # than the edit on a 500-page document
+    out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
+    for p in dict.fromkeys(paragraphs):
+        block = by_paragraph[p]
+        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, out)
+    return out
 
 
 def _preview_runs(doc: Document, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:

@@ -19,6 +19,7 @@ from .page_geometry import GAP, PageStrip
 from .page_input import SelectionMixin
 from .page_painter import CANVAS, Overlay, paint_page
 from .progressive import ProgressiveLayout
+from .quick_relayout import relayout_blocks
 from .review_marks import ReviewIndex, display_offset
 from .text_flow import TextFlow, TextPos, range_rects
 
@@ -37,6 +38,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     commentClicked = Signal(int)  # comment id
     zoomChanged = Signal(float)
     selectionChanged = Signal()
+    editingNotice = Signal(str)  # a sentence for the lawyer: where typing does not work, and why
+    pagesRelaidOut = Signal(int, int)  # first and last page an edit laid out again
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -66,6 +69,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
         self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
         self.setFocusPolicy(Qt.StrongFocus)
+        self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
         self.viewport().setCursor(Qt.IBeamCursor)
         self.viewport().setAutoFillBackground(False)
 
@@ -93,6 +97,34 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             value = self.verticalScrollBar().value()
             self.set_document(self.reviewer)
             self._restore_scroll = value
+
+    def relayout_blocks(self, block_ids) -> None:
+        """After an edit of these blocks: lay out again only the pages it reaches (quick_relayout)
+        and show them, keeping zoom, scroll position, caret and selection (by their place in the
+        text). Without a finished layout, or with no blocks named, the whole document."""
+        layout = self.document_layout
+        if layout is None or not block_ids or self.reviewer is None:
+            self.relayout()
+            return
+        caret, anchor = self.caret_mark(), self.anchor_mark()
+        old_count = len(self.pages)
+        first, last = relayout_blocks(layout, set(block_ids))
+        self.pages = list(layout.pages)
+        old_last = last if len(self.pages) == old_count else old_count
+        self._marks = ReviewIndex(self.reviewer)
+        self._strip.set_sizes([(p.width, p.height) for p in self.pages])
+        if self._flow.entries and first <= old_count:
+            self._flow.replace_pages(self.pages, first, last, old_last)
+        else:
+            self._flow = TextFlow()
+            for page in self.pages:
+                self._flow.add_page(page)
+        self._anchor = self._caret = None
+        if caret is not None:
+            self._anchor, self._caret = self._unmark(anchor) or self._unmark(caret), self._unmark(caret)
+        self._update_scrollbars()
+        self.viewport().update()
+        self.pagesRelaidOut.emit(first, last)
 
     def _reset(self) -> None:
         self._runner.cancel()

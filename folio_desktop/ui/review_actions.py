@@ -6,13 +6,24 @@ checkpoint (DocxReviewer.checkpoint / restore), so an accept, a reject and a who
 exactly as a single batch. A command keeps one checkpoint: the state before it while it is done, and
 the state after it (taken at the moment of undoing) while it is undone.
 
+Typing is the exception: a whole-document checkpoint of a 500-page contract costs about a second,
+far too much for a keystroke. A keystroke's step (_LocalStep) keeps only the few sibling paragraphs
+it changes, found again by their place in the tree (so it still applies after a whole-document step
+was undone and redone), and a burst of typing in one paragraph extends one step, as Word's undo does.
+
+Track Changes (track_changes) decides how the lawyer's own edits are written: as tracked changes
+(the default) or directly. Claude's edits do not come through here and are always tracked.
+
 A refused edit raises EditRefused (reason, message, the engine's result) and pushes nothing.
 """
 
 from __future__ import annotations
 
+import copy
+import time
 from dataclasses import dataclass
 
+from lxml import etree
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
@@ -43,7 +54,10 @@ REFUSALS = {
     "unsupportedBlock": "This part of the document cannot be edited that way.",
     "hiddenText": "This paragraph holds hidden text, which the edit would leave in place unseen; show hidden text "
                   "(Home > Show/Hide in Word) and deal with it first, or edit only the visible words.",
+    "unsupportedMode": "This document only allows tracked changes; turn Track Changes on to edit it.",
+    "missingFind": "That text is not there any more; try again on the text as it reads now.",
 }
+BURST_PAUSE_S = 1.0  # keystrokes closer together than this (in one paragraph) undo as one step
 STALE = ("missingBlock", "changedBlock", "staleRange", "preconditionFailed")
 
 
@@ -92,9 +106,124 @@ class _Step(QUndoCommand):
         self._actions._restored()
 
 
+class _Region:
+    """Consecutive sibling elements of the main story, found by their place in the tree, and what
+    they were at the other end of a step (detached copies). A single paragraph edited in place
+    keeps its element (its content is swapped), so the snapshot and the layout can reuse the rest."""
+
+    def __init__(self, root: etree._Element, elements: list[etree._Element]):
+        parent = elements[0].getparent()
+        self.path = _path(root, parent)
+        self.start = min(parent.index(el) for el in elements)
+        self.count = max(parent.index(el) for el in elements) - self.start + 1
+        self.length = len(parent)
+        self.other = [copy.deepcopy(el) for el in parent[self.start:self.start + self.count]]
+
+    def settle(self, root: etree._Element) -> None:
+        """After the edit: the region now spans what the edit left in its place."""
+        parent = _resolve(root, self.path)
+        self.count += len(parent) - self.length
+        self.length = len(parent)
+
+    def intact(self, root: etree._Element) -> bool:
+        """Is the region's container still there, holding as many elements as the step left in it?"""
+        try:
+            parent = _resolve(root, self.path)
+        except IndexError:
+            return False
+        return len(parent) == self.length and self.start + self.count <= len(parent)
+
+    def block_ids(self, doc) -> set[str]:
+        """The blocks of the paragraphs now in the region."""
+        parent = _resolve(doc.root, self.path)
+        by_paragraph = doc.snapshot().block_of_paragraph
+        return {by_paragraph[el].id for el in parent[self.start:self.start + self.count] if el in by_paragraph}
+
+    @property
+    def in_place(self) -> bool:
+        return self.count == 1 and len(self.other) == 1
+
+    def swap(self, root: etree._Element) -> list[etree._Element]:
+        """Put the other state back; returns the elements now in the region."""
+        parent = _resolve(root, self.path)
+        if self.in_place:
+            el, other = parent[self.start], self.other[0]
+            held = etree.Element(el.tag, attrib=dict(el.attrib))
+            held.extend(list(el))
+            el.attrib.clear()
+            el.attrib.update(other.attrib)
+            el.extend(list(other))
+            self.other = [held]
+            return [el]
+        now = list(parent[self.start:self.start + self.count])
+        for el in now:
+            parent.remove(el)
+        for offset, el in enumerate(self.other):
+            parent.insert(self.start + offset, el)
+        self.other, self.count = now, len(self.other)
+        self.length = len(parent)
+        return list(parent[self.start:self.start + self.count])
+
+
+def _path(root: etree._Element, el: etree._Element) -> list[int]:
+    path = []
+    while el is not root:
+        parent = el.getparent()
+        path.append(parent.index(el))
+        el = parent
+    return path[::-1]
+
+
+def _resolve(root: etree._Element, path: list[int]) -> etree._Element:
+    el = root
+    for index in path:
+        el = el[index]
+    return el
+
+
+class _LocalStep(QUndoCommand):
+    """A keystroke's undo step: the paragraphs it changed, not the whole document."""
+
+    def __init__(self, actions: ReviewActions, text: str, region: _Region, kind: str | None):
+        super().__init__(text)
+        self._actions = actions
+        self.region = region
+        self.kind = kind  # "typing" or "deleting" while a burst may go on; None once it cannot
+        self.last = time.monotonic()
+        self._fresh = True
+
+    def redo(self) -> None:
+        if self._fresh:
+            self._fresh = False
+            return
+        self._swap()
+        self._actions.stepped.emit("redo", self.text())
+
+    def undo(self) -> None:
+        self._swap()
+        self._actions.stepped.emit("undo", self.text())
+
+    def _swap(self) -> None:
+        actions = self._actions
+        doc = actions.reviewer.document
+        if not self.region.intact(doc.root):
+            # the document was changed beside the undo stack: undoing by place would hit other text
+            self.setObsolete(True)
+            return
+        gone = self.region.block_ids(doc)
+        elements = self.region.swap(doc.root)
+        doc.package.mark_dirty(doc.main_part)
+        doc.invalidate(edited=elements if self.region.in_place else None)
+        self.kind = None  # typing after an undo or redo starts a step of its own
+        if actions._turn is not None:
+            actions._turn = _Turn(actions._turn.label, actions.reviewer.checkpoint(), doc.version)
+        actions.changed.emit(gone | self.region.block_ids(doc))
+
+
 class ReviewActions(QObject):
     changed = Signal(object)  # set of touched block ids, or None when the whole document must be relaid out
     stepped = Signal(str, str)  # ("undo" | "redo", the step's text): a step taken back or done again
+    typed = Signal(object)  # block ids a keystroke changed, or None (its undo and redo emit `changed`)
 
     def __init__(self, reviewer, author: str, parent=None):
         super().__init__(parent)
@@ -103,6 +232,11 @@ class ReviewActions(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(UNDO_LIMIT)
         self._turn: _Turn | None = None
+        self.track_changes = True  # the lawyer's edits are tracked changes; off: made directly
+
+    @property
+    def mode(self) -> str:
+        return "tracked-changes" if self.track_changes else "direct"
 
     def set_author(self, author: str) -> None:
         self.author = author
@@ -158,7 +292,7 @@ class ReviewActions(QObject):
         return block
 
     def _apply(self, label: str, op: dict) -> dict:
-        batch = {"version": 1, "mode": "tracked-changes", "operations": [op]}
+        batch = {"version": 1, "mode": self.mode, "operations": [op]}
 
         def run() -> dict:
             try:
@@ -174,6 +308,112 @@ class ReviewActions(QObject):
         result = self._record(label, run)
         self.changed.emit(touched_blocks(result))
         return result
+
+    # -- keystrokes ---------------------------------------------------------------------------------------
+
+    def keystroke(self, label: str, script, region_ids: list[str], kind: str | None = None, burst: bool = False):
+        """Run a keystroke (typing, deleting, Enter, a paste) as the lawyer's edit, in the Track
+        Changes mode, as one undo step over the sibling paragraphs `region_ids`: what it changes
+        stays among them and the paragraphs it creates next to them. `script(apply)` calls
+        apply(operations) for each batch it needs (reading the document in between) and returns
+        what keystroke() returns. `kind` ("typing" / "deleting") with burst=True extends the step
+        on top of the stack when it is the same kind of keystroke in the same paragraph, a moment
+        after the last: a burst of typing undoes at once. Emits `typed` with the blocks touched.
+
+        Raises EditRefused when a batch is refused: nothing changed if it was the first; what the
+        earlier batches did stays, as one step."""
+        doc = self.reviewer.document
+        snapshot = self.reviewer.snapshot()
+        elements = [snapshot.block(i).element for i in region_ids if snapshot.block(i) is not None]
+        if not elements or any(el is None or el.getparent() is not elements[0].getparent() for el in elements):
+            return self._record_script(label, script)  # not one run of siblings: a whole-document step
+        step = self._burst_step(kind, elements) if burst else None
+        region = step.region if step is not None else _Region(doc.root, elements)
+        version = doc.version
+        touched = set(region_ids)
+
+        def apply(ops: list[dict]) -> dict:
+            result = self._run_keystroke(ops)
+            touched.update(touched_blocks(result))
+            return result
+
+        refused = None
+        outcome = None
+        try:
+            outcome = script(apply)
+        except EditRefused as exc:
+            refused = exc
+        if doc.version != version:
+            region.settle(doc.root)
+            if step is not None:
+                step.last = time.monotonic()
+                step.kind = kind if region.in_place else None
+            else:
+                if self._turn is not None:
+                    self._close_turn(version)
+                self.undo_stack.push(_LocalStep(self, label, region, kind if region.in_place else None))
+                if self._turn is not None:
+                    self._turn = _Turn(self._turn.label, self.reviewer.checkpoint(), doc.version)
+            self.typed.emit(touched | region.block_ids(doc))
+        if refused is not None:
+            raise refused
+        return outcome
+
+    def end_burst(self) -> None:
+        """The next keystroke starts an undo step of its own (the caret moved, a pause, another key)."""
+        top = self.undo_stack.command(self.undo_stack.index() - 1) if self.undo_stack.index() else None
+        if isinstance(top, _LocalStep):
+            top.kind = None
+
+    def _burst_step(self, kind: str | None, elements) -> _LocalStep | None:
+        stack = self.undo_stack
+        top = stack.command(stack.index() - 1) if stack.index() == stack.count() and stack.index() else None
+        if not isinstance(top, _LocalStep) or kind is None or top.kind != kind or len(elements) != 1 \
+                or time.monotonic() - top.last > BURST_PAUSE_S:
+            return None
+        root = self.reviewer.document.root
+        region = top.region
+        try:
+            here = _resolve(root, region.path)[region.start]
+        except IndexError:
+            return None
+        return top if here is elements[0] and region.in_place else None
+
+    def _run_keystroke(self, ops: list[dict]) -> dict:
+        batch = {"version": 1, "mode": self.mode, "operations": ops}
+        try:
+            result = self.reviewer.engine.apply(batch, author=self.author, keystrokes=True, undoable=False)
+        except InvalidDocumentOperationBatchError as exc:
+            raise EditRefused("invalidOperation", f"That edit could not be made ({exc.reason}).") from None
+        if result["skipped"] or not result["applied"]:
+            skip = result["skipped"][0] if result["skipped"] else {"reason": "noopOperation"}
+            raise EditRefused(skip["reason"], _refusal(skip), result)
+        return result
+
+    def _record_script(self, label: str, script):
+        """A keystroke over paragraphs that are not siblings, undone as a whole-document step."""
+        touched: set[str] = set()
+
+        def apply(ops: list[dict]) -> dict:
+            result = self._run_keystroke(ops)
+            touched.update(touched_blocks(result))
+            return result
+
+        refused: list[EditRefused] = []
+
+        def run():
+            try:
+                return script(apply)
+            except EditRefused as exc:
+                if not touched:
+                    raise
+                refused.append(exc)  # the earlier batches stay, as this step
+
+        outcome = self._record(label, run)
+        self.typed.emit(touched or None)
+        if refused:
+            raise refused[0]
+        return outcome
 
     # -- accept and reject ---------------------------------------------------------------------------------
 

@@ -102,6 +102,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        self._install_editing()
         self._connect()
         self.setAcceptDrops(True)
         self.statusBar()
@@ -168,6 +169,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self._source_digest = digest if digest is not None else (_file_digest(path) if path else None)
         self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
         self.review_actions.changed.connect(self._on_actions_changed)
+        self._attach_editing()
         self.undo_group.addStack(self.review_actions.undo_stack)
         self.review_actions.stepped.connect(lambda kind, text: self.record(kind, step=text))
         self.undo_group.setActiveStack(self.review_actions.undo_stack)
@@ -203,16 +205,9 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.documentChanged.emit()
 
     def _relayout(self, block_ids: set[str] | None) -> None:
-        layout = self.view.document_layout
-        if layout is None or not block_ids:
-            self.view.relayout()
-            return
-        h, v = self.view.horizontalScrollBar().value(), self.view.verticalScrollBar().value()
-        # remeasures only the changed paragraphs and paginates on from the first page they touch
-        layout.relayout(changed_block_ids=block_ids)
-        self.view.set_layout(layout, self.reviewer)
-        self.view.horizontalScrollBar().setValue(h)
-        self.view.verticalScrollBar().setValue(v)
+        # remeasures only the changed paragraphs and paginates on only as far as the pages change,
+        # keeping the scroll position and the caret
+        self.view.relayout_blocks(block_ids)
 
     def _on_actions_changed(self, block_ids) -> None:
         self._clicked_change = None  # ids are renumbered by accepts, rejects and undo

@@ -21,9 +21,14 @@ class TextPos:
 
 
 def cursor_x(line, cursor: int) -> float:
-    """QTextLine.cursorToX, which PySide returns as (x, cursor) in some versions."""
+    """QTextLine.cursorToX, which PySide returns as (x, cursor) in some versions. Qt clamps a
+    negative x to 0, but a line outdented past the text's left edge starts at its own x (where its
+    first character is drawn, and where xToCursor puts cursor 0)."""
     x = line.cursorToX(cursor)
-    return float(x[0] if isinstance(x, tuple) else x)
+    x = float(x[0] if isinstance(x, tuple) else x)
+    if x == 0.0 and line.x() < 0 and cursor <= line.textStart():
+        return float(line.x())
+    return x
 
 
 def x_cursor(line, x: float) -> int:
@@ -75,13 +80,29 @@ def visible_text(frag: Fragment, start: int, end: int) -> str:
     return "".join(keep).replace("\u2028", "\n").replace("\u2060", "")
 
 
+def text_start(frag: Fragment) -> int:
+    """The first caret position of a fragment: after the list label a paragraph begins with."""
+    lo, hi = frag.display_range
+    if frag.first_line == 0:
+        for span in frag.para.spans:
+            if span.kind == "label" and span.start <= lo < span.end:
+                lo = min(span.end, hi)
+    return lo
+
+
+def _word_class(ch: str) -> int:
+    return 0 if ch.isspace() or ch in "\u2028\u2060" else (1 if ch.isalnum() or ch in "_'’" else 2)
+
+
 class TextFlow:
     def __init__(self) -> None:
         self.entries: list[tuple[int, Fragment]] = []  # (page number, fragment)
         self._index: dict[int, int] = {}
         self._blocks: dict[str, list[int]] = {}
+        self._page_start: list[int] = []  # entry index of each page's first body fragment
 
     def add_page(self, page: Page) -> None:
+        self._page_start.append(len(self.entries))
         for frag in page.fragments:
             if frag.story != "main":
                 continue
@@ -89,6 +110,52 @@ class TextFlow:
             if frag.block_id:
                 self._blocks.setdefault(frag.block_id, []).append(len(self.entries))
             self.entries.append((page.number, frag))
+
+    def replace_pages(self, pages: list[Page], first: int, last: int, old_last: int) -> None:
+        """Pages first..last (1-based) of `pages` are new and took the place of the flow's pages
+        first..old_last; every other page is the same object as before. Cheaper than a new flow:
+        a keystroke changes a page or two of hundreds."""
+        starts = self._page_start
+        k0 = starts[first - 1] if first <= len(starts) else len(self.entries)
+        k1 = starts[old_last] if old_last < len(starts) else len(self.entries)
+        new = [(page.number, frag) for page in pages[first - 1:last] for frag in page.fragments
+               if frag.story == "main"]
+        old = self.entries[k0:k1]
+        delta = len(new) - len(old)
+        for _n, frag in old:
+            self._index.pop(id(frag), None)
+        self.entries[k0:k1] = new
+        end = len(self.entries) if delta else k0 + len(new)
+        for i in range(k0, end):
+            self._index[id(self.entries[i][1])] = i
+        touched = {frag.block_id for _n, frag in old if frag.block_id}
+        touched.update(frag.block_id for _n, frag in self.entries[k0:end] if frag.block_id)
+        for block_id in touched:
+            kept = [i for i in self._blocks.get(block_id, ()) if i < k0]
+            if kept:
+                self._blocks[block_id] = kept
+            else:
+                self._blocks.pop(block_id, None)
+        for i in range(k0, end):
+            block_id = self.entries[i][1].block_id
+            if block_id:
+                self._blocks.setdefault(block_id, []).append(i)
+        counts = [sum(1 for f in page.fragments if f.story == "main") for page in pages[first - 1:last]]
+        head = starts[:first - 1]
+        tail = [s + delta for s in starts[old_last:]]
+        middle, at = [], k0
+        for count in counts:
+            middle.append(at)
+            at += count
+        self._page_start = head + middle + tail
+
+    def page_entries(self, number: int) -> range:
+        """Entry indexes of page `number`'s body fragments."""
+        starts = self._page_start
+        if not 1 <= number <= len(starts):
+            return range(0)
+        end = starts[number] if number < len(starts) else len(self.entries)
+        return range(starts[number - 1], end)
 
     def index_of(self, frag: Fragment) -> int | None:
         return self._index.get(id(frag))
@@ -101,6 +168,10 @@ class TextFlow:
 
     def start(self, index: int) -> TextPos:
         return TextPos(index, frag_range(self.entries[index][1])[0])
+
+    def caret_start(self, index: int) -> TextPos:
+        """Where a caret entering entry `index` goes: its first position after a list label."""
+        return TextPos(index, text_start(self.entries[index][1]))
 
     def end(self, index: int) -> TextPos:
         return TextPos(index, frag_range(self.entries[index][1])[1])
@@ -197,35 +268,94 @@ class TextFlow:
     # -- moving ------------------------------------------------------------------------------
 
     def move_char(self, pos: TextPos, delta: int) -> TextPos:
-        lo, hi = frag_range(self.frag(pos))
-        offset = pos.offset + delta
-        if lo <= offset <= hi:
+        """One character on (delta 1) or back (-1): a whole grapheme, a whole note number; from a
+        paragraph's end to the next one's first caret position (after its list label)."""
+        frag = self.frag(pos)
+        lo, hi = text_start(frag), frag_range(frag)[1]
+        offset = _step(frag.para, pos.offset, delta)
+        if lo <= offset <= hi and offset != pos.offset:
             return TextPos(pos.index, offset)
         step = 1 if delta > 0 else -1
         nxt = pos.index + step
         if not 0 <= nxt < len(self.entries):
             return pos
-        same_para = self.entries[nxt][1].para is self.frag(pos).para
-        edge = self.start(nxt) if step > 0 else self.end(nxt)
-        return TextPos(nxt, edge.offset + (step if same_para else 0))
+        next_frag = self.entries[nxt][1]
+        if next_frag.para is frag.para:  # the same paragraph on the next page (or the previous one)
+            edge = frag_range(next_frag)[0] if step > 0 else frag_range(next_frag)[1]
+            return TextPos(nxt, _step(next_frag.para, edge, step))
+        return self.caret_start(nxt) if step > 0 else self.end(nxt)
+
+    def move_word(self, pos: TextPos, delta: int) -> TextPos:
+        """To the start of the next word (delta 1) or of this or the previous word (-1), as
+        Ctrl+Right and Ctrl+Left do in Word; over a paragraph's edge to the next one."""
+        frag = self.frag(pos)
+        text, lo, hi = frag.para.text, text_start(frag), frag_range(frag)[1]
+        k = pos.offset
+        if delta > 0:
+            if k >= hi:
+                return self.move_char(pos, 1)
+            kind = _word_class(text[k])
+            while k < hi and kind and _word_class(text[k]) == kind:
+                k += 1
+            while k < hi and not _word_class(text[k]):
+                k += 1
+        else:
+            if k <= lo:
+                return self.move_char(pos, -1)
+            while k > lo and not _word_class(text[k - 1]):
+                k -= 1
+            kind = _word_class(text[k - 1]) if k > lo else 0
+            while k > lo and kind and _word_class(text[k - 1]) == kind:
+                k -= 1
+        return TextPos(pos.index, k)
 
     def move_line(self, pos: TextPos, delta: int, page_x: float) -> TextPos:
-        """One line up (delta -1) or down (+1), keeping page x `page_x` as well as the line allows."""
-        frag = self.frag(pos)
-        k = line_at(frag, pos.offset) + delta
-        index = pos.index
-        if not frag.first_line <= k <= frag.last_line:
-            index += delta
-            if not 0 <= index < len(self.entries):
-                return self.start(0) if delta < 0 else self.end(len(self.entries) - 1)
-            frag = self.entries[index][1]
-            k = frag.first_line if delta > 0 else frag.last_line
-        return TextPos(index, self._cursor_on_line(frag, k, page_x))
+        """One line up (delta -1) or down (+1), keeping page x `page_x` as well as the line allows:
+        the nearest line above or below that lies under that x (in a table, the next row's cell
+        rather than the next cell along), on this page or the next."""
+        number, rect = self.caret_rect(pos)
+        here = self.frag(pos)
+        k_here = line_at(here, pos.offset)
+        for page_number in (number, number + delta):
+            best = None
+            for index in self._entries_of_page(page_number):
+                frag = self.entries[index][1]
+                left, right = frag.x + frag.para.x, frag.x + frag.para.x + frag.para.width
+                across = max(left - page_x, 0.0, page_x - right)
+                for k in range(frag.first_line, frag.last_line + 1):
+                    top = frag.y + frag.para.lines[k].y
+                    if page_number == number:
+                        if frag is here and k == k_here:
+                            continue
+                        if (top - rect.top() if delta > 0 else rect.top() - top) <= 0.5:
+                            continue
+                    score = (across > 1.0, top * delta, across)
+                    if best is None or score < best[0]:
+                        best = (score, index, frag, k)
+            if best is not None:
+                _score, index, frag, k = best
+                return TextPos(index, max(self._cursor_on_line(frag, k, page_x), text_start(frag)))
+        return self.caret_start(0) if delta < 0 else self.end(len(self.entries) - 1)
+
+    def _entries_of_page(self, number: int) -> range:
+        return self.page_entries(number)
 
     def line_edge(self, pos: TextPos, end: bool) -> TextPos:
+        """Home / End: the start of the caret's line (after a list label) or its end (before the
+        space a wrapped line ends with, which belongs to the line's end, not the next line)."""
         frag = self.frag(pos)
-        line = frag.para.lines[line_at(frag, pos.offset)]
-        return TextPos(pos.index, line.end if end else line.start)
+        k = line_at(frag, pos.offset)
+        line = frag.para.lines[k]
+        if not end:
+            return TextPos(pos.index, max(line.start, text_start(frag)) if k == frag.first_line else line.start)
+        last = k == len(frag.para.lines) - 1
+        return TextPos(pos.index, line.end if last or line.end == line.start else line.end - 1)
+
+    def document_start(self) -> TextPos:
+        return self.caret_start(0)
+
+    def document_end(self) -> TextPos:
+        return self.end(len(self.entries) - 1)
 
     def word_at(self, pos: TextPos) -> tuple[TextPos, TextPos]:
         frag = self.frag(pos)
@@ -240,3 +370,26 @@ class TextFlow:
 
     def page_x(self, pos: TextPos) -> float:
         return self.caret_rect(pos)[1].x()
+
+
+def _step(para, offset: int, delta: int) -> int:
+    """The caret position one grapheme (a whole note number) on or back from `offset`."""
+    text = para.text
+    if delta > 0:
+        k = offset + 1
+        if text.isascii() or k >= len(text):
+            nxt = k
+        else:
+            nxt = para.layout.nextCursorPosition(offset) if _bmp(text) else k
+    else:
+        k = offset - 1
+        nxt = k if text.isascii() or k <= 0 or not _bmp(text) else para.layout.previousCursorPosition(offset)
+    for span in para.spans:
+        if span.kind == "note" and span.start < nxt < span.end:
+            return span.end if delta > 0 else span.start
+    return nxt
+
+
+def _bmp(text: str) -> bool:
+    """No character outside the Basic Multilingual Plane: str offsets are then QTextLayout's too."""
+    return all(ord(ch) < 0x10000 for ch in text)

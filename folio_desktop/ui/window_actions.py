@@ -37,8 +37,9 @@ FILE = [
 EDIT = [
     "undo", "redo", "-",
     ("find_action", "&Find…", "show_find", QKeySequence.Find, "Find text in the document"),
-    ("find_next_action", "Find &Next", "find_next", QKeySequence.FindNext, None),
+    ("find_next_action", "Find &Next", "find_next", "F3", None),  # not Ctrl+G: that goes to a page, as in Word
     ("find_previous_action", "Find Pre&vious", "find_previous", QKeySequence.FindPrevious, None),
+    ("go_to_page_action", "&Go to page…", "go_to_page_dialog", "Ctrl+G", "Go to a page by its number"),
     "-",
     ("edit_paragraph_action", "&Edit paragraph…", "edit_paragraph", "F2",
      "Rewrite the paragraph at the cursor; the difference becomes a tracked change"),
@@ -50,6 +51,9 @@ EDIT = [
      "Replace the selected text, as a tracked change"),
 ]
 REVIEW = [
+    ("track_changes_action", "&Track Changes", "toggle_track_changes", "Ctrl+Shift+E",
+     "Your own edits as tracked changes (on) or made directly (off); Claude's are always tracked"),
+    "-",
     ("next_change_action", "&Next change", "next_change", "Ctrl+.", "Go to the next tracked change"),
     ("previous_change_action", "&Previous change", "previous_change", "Ctrl+,", "Go to the previous tracked change"),
     "-",
@@ -83,7 +87,7 @@ DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "expor
                     "find_previous_action", "edit_paragraph_action", "insert_paragraph_action",
                     "delete_paragraph_action", "replace_selection_action", "next_change_action",
                     "previous_change_action", "accept_action", "reject_action", "accept_all_action",
-                    "reject_all_action", "add_comment_action")
+                    "reject_all_action", "add_comment_action", "go_to_page_action")
 # editing shortcuts act only while the pages have the focus: typed in the chat or a panel's field,
 # Ctrl+Return or Ctrl+Shift+Backspace must not insert or delete a paragraph
 PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",

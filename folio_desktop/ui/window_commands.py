@@ -1,17 +1,25 @@
 """The review desk's commands: moving through the document, accepting and rejecting, editing
-paragraphs, and comments. Mixed into ReviewWindow, whose view, panels and ReviewActions they use.
+paragraphs, typing in the pages, Track Changes, going to a page, and comments. Mixed into
+ReviewWindow, whose view, panels and ReviewActions they use.
 
-Edits, accepts and rejects go through ReviewActions (tracked changes under the lawyer's name, one
-undo step each); its `changed` signal makes the window lay out and refresh. Comments go through
-the reviewer directly and refresh here. Each is written to the audit log.
+Edits, accepts and rejects go through ReviewActions (tracked changes under the lawyer's name, or
+direct edits with Track Changes off; one undo step each); its `changed` signal makes the window lay
+out and refresh. Keystrokes (PageEditor) lay out at once and refresh the panels once the typing
+pauses. Comments go through the reviewer directly and refresh here. Each is written to the audit log.
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QInputDialog
+
 from .edit_dialogs import ask_text
+from .page_editing import PageEditor
 from .review_actions import EditRefused
+from .status_indicators import StatusIndicators
 
 CLIP = 60
+TYPING_REFRESH_MS = 400  # the panels catch up with typing once it pauses this long
 
 
 def _clip(text: str, n: int = CLIP) -> str:
@@ -174,7 +182,10 @@ class CommandsMixin:
         except EditRefused as exc:
             self.statusBar().showMessage(f"The edit was not made. {exc.message}", 8000)
             return False
-        self.statusBar().showMessage(f"{done} as a tracked change under {self.settings.author}.", 5000)
+        if self.review_actions.track_changes:
+            self.statusBar().showMessage(f"{done} as a tracked change under {self.settings.author}.", 5000)
+        else:
+            self.statusBar().showMessage(f"{done} directly: Track Changes is off.", 5000)
         return True
 
     def edit_paragraph(self) -> bool:
@@ -212,9 +223,14 @@ class CommandsMixin:
         return True
 
     def replace_selection(self) -> bool:
+        """Ctrl+H: replace the selected text through a dialog; with nothing selected, open the find bar
+        to look for the text first (typing over a selection replaces it too)."""
         found = self.view.selection_block_range() if self.reviewer is not None else None
         if found is None:
-            self.statusBar().showMessage("Select some text inside one paragraph first, then replace it.", 5000)
+            if self.reviewer is not None:
+                self.show_find()
+            self.statusBar().showMessage("Find the text to replace, select it in the page, then type over it "
+                                         "(or press Ctrl+H again to replace it through a box).", 8000)
             return False
         block_id, start, end = found
         block = self.reviewer.snapshot().block(block_id)
@@ -226,6 +242,93 @@ class CommandsMixin:
             return False
         self.record("edit", action="replace_range", blockId=block_id, before=old, after=text)
         return True
+
+    # -- typing in the pages, Track Changes, going to a page ------------------------------------------
+
+    def _install_editing(self) -> None:
+        """The pages take typing (PageEditor), the status bar shows page, zoom and Track Changes."""
+        self.editor = PageEditor(self.view, lambda: self.review_actions, parent=self)
+        tell = lambda message: self.statusBar().showMessage(message, 8000)  # noqa: E731
+        self.editor.notice.connect(tell)
+        self.view.editingNotice.connect(tell)
+        self.editor.edited.connect(self._on_typed_edit)
+        self._typed_blocks: set[str] = set()
+        # the panels read the whole document: after a keystroke they wait for a pause in the typing
+        self._typing_timer = QTimer(self)
+        self._typing_timer.setSingleShot(True)
+        self._typing_timer.setInterval(TYPING_REFRESH_MS)
+        self._typing_timer.timeout.connect(self._after_typing)
+        self.track_changes_action.setCheckable(True)
+        self.track_changes_action.setChecked(True)
+        self.indicators = StatusIndicators(self)
+
+    def _attach_editing(self) -> None:
+        """A document was installed: its ReviewActions follow the Track Changes switch."""
+        self.review_actions.track_changes = self.track_changes_action.isChecked()
+        self.review_actions.typed.connect(self._on_typed)
+
+    def _on_typed(self, block_ids) -> None:
+        self._clicked_change = None
+        self._relayout(set(block_ids) if block_ids else None)
+        self._update_title()
+        self.autosaver.changed()
+        self._typing_timer.start()
+
+    def _on_typed_edit(self, what: str, block_ids) -> None:
+        self._typed_blocks.update(block_ids or ())
+        if what != "Typing":
+            self.record("edit", action=what.lower(), blockIds=sorted(block_ids or ()))
+
+    def _after_typing(self) -> None:
+        if self._typed_blocks:
+            self.record("edit", action="typing", blockIds=sorted(self._typed_blocks))
+            self._typed_blocks = set()
+        if self.reviewer is not None:
+            self._after_change(None, relayout=False)
+            self.outline.refresh(self.view.document_layout)
+
+    def toggle_track_changes(self) -> bool:
+        return self.set_track_changes(self.track_changes_action.isChecked())
+
+    def set_track_changes(self, on: bool) -> bool:
+        """Your own edits as tracked changes (on) or made directly (off). Claude's stay tracked."""
+        self.track_changes_action.setChecked(on)
+        if self.review_actions is not None:
+            self.review_actions.track_changes = on
+            self.review_actions.end_burst()
+        self.indicators.refresh()
+        if on:
+            self.statusBar().showMessage(f"Track Changes is on: your edits are tracked changes under "
+                                         f"{self.settings.author}.", 6000)
+        else:
+            self.statusBar().showMessage("Track Changes is off: your edits change the text directly. Claude's "
+                                         "edits are still tracked.", 6000)
+        return on
+
+    def go_to_page(self, number: int) -> bool:
+        """Show page `number` from its top, with the caret at its first text."""
+        if self.reviewer is None:
+            return False
+        self.view.finish_layout()
+        if not 1 <= number <= len(self.view.pages):
+            self.statusBar().showMessage(f"There is no page {number}; the document has "
+                                         f"{len(self.view.pages)} pages.", 5000)
+            return False
+        self.view.caret_to_page(number)
+        self.view.setFocus()
+        return True
+
+    def go_to_page_dialog(self) -> bool:
+        if self.reviewer is None:
+            return False
+        self.view.finish_layout()
+        count = len(self.view.pages)
+        number = self.ask_page_number(count, max(self.view.current_page(), 1))
+        return number is not None and self.go_to_page(number)
+
+    def ask_page_number(self, count: int, current: int) -> int | None:
+        number, ok = QInputDialog.getInt(self, "Go to page", f"Page number (1 to {count}):", current, 1, count)
+        return number if ok else None
 
     # -- comments -------------------------------------------------------------------------------------
 
