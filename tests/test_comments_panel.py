@@ -42,7 +42,7 @@ def test_threads_show_author_quote_text_and_their_replies(panel, reviewer):
     for i, thread in enumerate(threads):
         item = panel.tree.topLevelItem(i)
         lines = item.text(0).split("\n")
-        assert lines[0].startswith("Cole Palmer · ")
+        assert lines[0].startswith(f"{i + 1} · Cole Palmer · ")  # numbered as the balloons are
         assert lines[1] == f"“{thread.anchored_text}”"
         assert lines[2] == thread.text
         assert [item.child(k).data(0, Qt.UserRole) for k in range(item.childCount())] == [r.id for r in thread.replies]

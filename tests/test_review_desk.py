@@ -443,7 +443,7 @@ def test_export_pdf_with_redlines_and_clean(qtbot, tmp_path, monkeypatch):
     window = open_desk(qtbot, tmp_path, DEMO)
     targets = iter([tmp_path / "redline.pdf", tmp_path / "clean.pdf"])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(next(targets)), ""))
-    menu_action(window, "File", "Export PDF (with redlines)…").trigger()
+    menu_action(window, "File", "Export PDF (as shown)…").trigger()
     menu_action(window, "File", "Export clean PDF…").trigger()
     redline, clean = (tmp_path / "redline.pdf").read_bytes(), (tmp_path / "clean.pdf").read_bytes()
     pages = window.view.document_layout.page_count

@@ -38,12 +38,17 @@ class _Column:
 
 
 class Paginator:
-    def __init__(self, doc, fonts: FontBook | None = None, show_markup: bool = True):
+    def __init__(self, doc, fonts: FontBook | None = None, show_markup: bool = True, view: str | None = None,
+                 colors: str = "author"):
+        """view: the markup view (paragraph.VIEWS; show_markup=False is "none"); colors: "author"
+        or "kind" (insertions and deletions in two colours whoever made them)."""
         self.doc = doc
         self.fonts = fonts or FontBook()
         self.formatter = Formatter(doc)
-        self.measurer = ParagraphMeasurer(doc, self.formatter, self.fonts, show_markup)
+        self.measurer = ParagraphMeasurer(doc, self.formatter, self.fonts, show_markup, view, colors)
+        self.view = self.measurer.view
         self.snapshot = doc.snapshot()
+        self.open_comments = _open_comments(doc)
         self.sections = read_sections(doc)
         self.even_odd = even_and_odd_headers(doc)
         self.collapse_spacing = collapses_paragraph_spacing(doc)
@@ -62,12 +67,15 @@ class Paginator:
         grid = pitch * TWIP if pitch else 0.0
         # a note's paragraphs show its number, which renumbering after an edit can change
         mark = self._note_mark(story) if story != "main" else None
-        key = (p, round(width, 1), table_style, cell, grid, mark)
+        # comment ranges that began in an earlier paragraph are still open here (multi-paragraph ranges)
+        open_comments = self.open_comments.get(p, ())
+        key = (p, round(width, 1), table_style, cell, grid, mark, open_comments)
         cached = self._measured.get(key)
         if cached is None:
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
-            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark)
+            cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark,
+                                           open_comments)
             self._measured[key] = cached
         return cached
 
@@ -88,6 +96,7 @@ class Paginator:
             if block.element is not None and old.get(block.element) != (block.text, block.display_label):
                 stale.add(block.element)
         self._measured = {k: v for k, v in self._measured.items() if k[0] not in stale}
+        self.open_comments = _open_comments(self.doc)
         self.sections = read_sections(self.doc)
         self.note_numbers = self._number_notes()
         self._note_cache = {}
@@ -197,7 +206,7 @@ class Paginator:
                 yield blank
                 number += 1
         s = self.section
-        self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index)
+        self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index, view=self.view)
         self.pages.append(self._page)
         self._page_notes: list = []
         self._notes_height = 0.0
@@ -213,7 +222,7 @@ class Paginator:
         before, so the new section's first page is still its first (titlePg headers)."""
         s = self.section
         previous = self.pages[-1].section if self.pages else s.index
-        return Page(number, s.page_width * TWIP, s.page_height * TWIP, previous)
+        return Page(number, s.page_width * TWIP, s.page_height * TWIP, previous, view=self.view)
 
     def _set_columns(self, keep_y: bool) -> None:
         s = self.section
@@ -324,6 +333,8 @@ class Paginator:
         return height
 
     def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None):
+        if para.vanished:  # a paragraph this view leaves out takes no room
+            return
         if block_id is None:
             block = self.snapshot.block_of_paragraph.get(element)
             block_id = block.id if block is not None else None
@@ -579,7 +590,7 @@ class Paginator:
         row_count = len(rows)
         for r_index, tr in enumerate(rows):
             trpr = tr.find(_W + "trPr")
-            if trpr is not None and on_off(trpr.find(_W + "hidden")):
+            if trpr is not None and (on_off(trpr.find(_W + "hidden")) or self._row_left_out(trpr)):
                 continue
             measured_row = self._measure_row(tr, r_index, row_count, grid, style)
             if trpr is not None and on_off(trpr.find(_W + "tblHeader")) and r_index == len(header_rows):
@@ -596,6 +607,14 @@ class Paginator:
             else:
                 self._emit_row(measured_row, indent, borders)
         self._prev_para = None
+
+    def _row_left_out(self, trpr) -> bool:
+        """A row this view leaves out: a deleted row in an accepted view, an inserted one in Original."""
+        if self.view in ("simple", "none"):
+            return trpr.find(_W + "del") is not None
+        if self.view == "original":
+            return trpr.find(_W + "ins") is not None
+        return False
 
     def _repeat_headers(self, header_rows, current, indent, borders) -> None:
         for hdr in header_rows:
@@ -678,6 +697,8 @@ class Paginator:
                         m = self._measure_nested(p, content_w)
                     else:
                         m = self.measure(p, content_w, style)  # the formatter finds the cell position itself
+                        if m.vanished:
+                            continue
                     paras.append((p, m))
                     before = self._cell_gap(after, m)
                     h += before + m.content_height + m.space_after
@@ -739,7 +760,8 @@ class Paginator:
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
         style = style_el.get(_W + "val") if style_el is not None else None
         grid = [(_number(c.get(_W + "w")) or 0.0) * TWIP for c in tbl.findall(f"{_W}tblGrid/{_W}gridCol")]
-        rows = [tr for tr in table_rows(tbl)]
+        rows = [tr for tr in table_rows(tbl) if tr.find(_W + "trPr") is None
+                or not self._row_left_out(tr.find(_W + "trPr"))]
         if not grid or sum(grid) <= 0:
             from ..docx.snapshot import row_cells
 
@@ -933,9 +955,15 @@ def _with_page_fields(p: etree._Element, page: int, total: int) -> etree._Elemen
     return out
 
 
-def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True) -> DocumentLayout:
-    """Lay out the whole document (needs a QGuiApplication for fonts)."""
-    paginator = Paginator(doc, fonts, show_markup)
+def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True, *, view: str | None = None,
+                    colors: str = "author") -> DocumentLayout:
+    """Lay out the whole document (needs a QGuiApplication for fonts).
+
+    view: "all" (redlines; the default), "simple" (the text as accepted, change bars), "none" (the
+    text as accepted, nothing marked; show_markup=False means this too) or "original" (the text as
+    if every change were rejected). colors: "author" (each author's colour) or "kind" (insertions
+    blue, deletions red, moves green, formatting brown, whoever made them)."""
+    paginator = Paginator(doc, fonts, show_markup, view, colors)
     pages = list(paginator.run())
     # NUMPAGES needs the total: a second, cheap pass when headers use it and the count moved
     if paginator.total_pages_hint != len(pages) and uses_numpages(doc):
@@ -950,3 +978,25 @@ def uses_numpages(doc) -> bool:
             if b"NUMPAGES" in doc.package.read(rel.target) or b"SECTIONPAGES" in doc.package.read(rel.target):
                 return True
     return False
+
+
+_COMMENT_TAGS = (_W + "commentRangeStart", _W + "commentRangeEnd", T_P)
+
+
+def _open_comments(doc) -> dict:
+    """Paragraph -> ids of the comment ranges open where it starts (a range that runs over several
+    paragraphs), for the main story. Empty, and free, when the document has no comments."""
+    if doc.related_part("comments") is None:
+        return {}
+    out: dict = {}
+    open_ids: dict[str, None] = {}
+    for el in doc.body.iter(*_COMMENT_TAGS):
+        tag = el.tag
+        if tag == T_P:
+            if open_ids:
+                out[el] = tuple(open_ids)
+        elif tag == _COMMENT_TAGS[0]:
+            open_ids[el.get(_W + "id")] = None
+        else:
+            open_ids.pop(el.get(_W + "id"), None)
+    return out

@@ -90,6 +90,7 @@ class Page:
     rules: list[QRectF] = field(default_factory=list)  # table borders and the footnote separator
     change_bars: list[QRectF] = field(default_factory=list)
     fills: list[tuple[QRectF, str]] = field(default_factory=list)  # table cell shading: (rect, "#RRGGBB")
+    view: str = "all"  # the markup view it was laid out in (paragraph.VIEWS)
 
     def body_fragments(self) -> list[Fragment]:
         return [f for f in self.fragments if f.story == "main"]
@@ -154,6 +155,11 @@ class DocumentLayout:
             restart = 1
         self._index(paginator.pages)
         return restart
+
+    @property
+    def view(self) -> str:
+        """The markup view the pages show ("all", "simple", "none" or "original")."""
+        return self.paginator.view if self.paginator is not None else (self.pages[0].view if self.pages else "all")
 
     @property
     def page_count(self) -> int:

@@ -6,8 +6,9 @@ Units are pixels at 96 dpi (a twip is 1/15 px), as in the spec's page geometry.
 
 from __future__ import annotations
 
+import copy
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from PySide6.QtCore import QPointF
@@ -28,6 +29,12 @@ HIGHLIGHTS = {"yellow": "#ffff00", "green": "#00ff00", "cyan": "#00ffff", "magen
               "lightGray": "#c0c0c0", "black": "#000000", "white": "#ffffff"}
 COMMENT_BACKGROUND = "#fff1b8"
 MOVE_COLOR = "2e7d32"  # moves are green, as Word marks them
+# colors="kind": one colour per kind of change whatever its author (the compare window's redline)
+KIND_COLORS = {"inserted": "#1f5fbf", "deleted": "#c62828", "formatted": "#8a5a00", "moved": "#" + MOVE_COLOR}
+# markup views, as Word names them: all = redlines; simple = the text as accepted, change bars;
+# none = the text as accepted, nothing marked; original = the text as if every change were rejected
+VIEWS = ("all", "simple", "none", "original")
+COLOR_SCHEMES = ("author", "kind")
 
 
 def author_color(author: str | None, palette: dict[str, str]) -> str:
@@ -45,8 +52,9 @@ class Span:
     end: int
     kind: str  # text | inserted | deleted | formatted | label | note | object
     author: str | None = None
-    comment: bool = False
+    comment: bool = False  # inside at least one comment's range
     moved: bool = False
+    comments: tuple[str, ...] = ()  # the w:id of every comment whose range covers the span
 
 
 @dataclass
@@ -74,6 +82,12 @@ class MeasuredParagraph:
     objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
     floating: list[tuple[float, float]] = field(default_factory=list)  # anchored drawings (w, h), reported
     leaders: list[tuple[float, str]] = field(default_factory=list)  # tab stops with leaders: (x, kind)
+    # comment ranges in this paragraph: (w:id, display start, end, whether the range starts here);
+    # a range open at the paragraph's start or end runs to that edge
+    comment_marks: list[tuple[str, int, int, bool]] = field(default_factory=list)
+    # where a change's text is left out of this view (deleted text in Simple Markup): (offset, author)
+    hidden_changes: list[tuple[int, str | None]] = field(default_factory=list)
+    vanished: bool = False  # a paragraph this view leaves out (deleted in an accepted view, inserted in Original)
     keep_next: bool = False
     keep_lines: bool = False
     widow_control: bool = True
@@ -112,15 +126,33 @@ class MeasuredParagraph:
 class ParagraphMeasurer:
     """Builds and shapes paragraphs for one document (fonts and formats are cached across calls)."""
 
-    def __init__(self, doc, formatter, fonts, show_markup: bool = True):
+    def __init__(self, doc, formatter, fonts, show_markup: bool = True, view: str | None = None,
+                 colors: str = "author"):
+        """view: one of VIEWS (show_markup=False is the older name of "none"); colors: "author" gives
+        each author a colour, "kind" colours insertions and deletions apart whoever made them."""
         self.doc = doc
         self.formatter = formatter
         self.fonts = fonts
-        self.show_markup = show_markup
+        self.view = view or ("all" if show_markup else "none")
+        if self.view not in VIEWS:
+            raise ValueError(f"unknown markup view {self.view!r}; expected one of {', '.join(VIEWS)}")
+        if colors not in COLOR_SCHEMES:
+            raise ValueError(f"unknown change colours {colors!r}; expected one of {', '.join(COLOR_SCHEMES)}")
+        self.colors = colors
+        self.show_markup = self.view == "all"  # redline formats (colours, underlines, strikes)
+        self.show_comments = self.view in ("all", "simple")
         self.author_colors: dict[str, str] = {}
         self._formats: dict = {}
 
     # -- text ---------------------------------------------------------------------------------
+
+    def change_color(self, span_kind: str, author: str | None, moved: bool = False) -> str:
+        """"#rrggbb" a change is drawn in: its author's, or with colors="kind" its kind's."""
+        if self.colors == "kind":
+            return KIND_COLORS["moved" if moved else span_kind]
+        if moved:
+            return "#" + MOVE_COLOR
+        return author_color(author, self.author_colors)
 
     def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool,
                      moved: bool = False) -> QTextCharFormat:
@@ -134,19 +166,20 @@ class ParagraphMeasurer:
             size = size * 0.65
         cf.setFont(self.fonts.font(fmt.font_family, size, fmt.bold, fmt.italic, fmt.caps, fmt.small_caps,
                                    fmt.spacing_twips * TWIP))
+        marked = self.show_markup and span_kind in ("inserted", "deleted", "formatted")
         color = fmt.color
-        if span_kind in ("inserted", "deleted") and self.show_markup:
-            color = MOVE_COLOR if moved else author_color(author, self.author_colors).lstrip("#")
+        if marked and span_kind != "formatted":
+            color = self.change_color(span_kind, author, moved).lstrip("#")
         if color:
             cf.setForeground(QColor("#" + color))
-        if fmt.underline or (span_kind == "inserted" and self.show_markup):
+        if fmt.underline or (marked and span_kind == "inserted"):
             cf.setFontUnderline(True)
-            if moved and span_kind == "inserted":
+            if moved and span_kind == "inserted" and marked:
                 cf.setUnderlineStyle(QTextCharFormat.DashUnderline)
-        if span_kind == "formatted" and self.show_markup:  # a pending formatting change
+        if marked and span_kind == "formatted":  # a pending formatting change
             cf.setUnderlineStyle(QTextCharFormat.DotLine)
-            cf.setUnderlineColor(QColor(author_color(author, self.author_colors)))
-        if fmt.strike or fmt.double_strike or (span_kind == "deleted" and self.show_markup):
+            cf.setUnderlineColor(QColor(self.change_color("formatted", author)))
+        if fmt.strike or fmt.double_strike or (marked and span_kind == "deleted"):
             cf.setFontStrikeOut(True)
         if fmt.vert_align == "superscript":
             cf.setVerticalAlignment(QTextCharFormat.AlignSuperScript)
@@ -157,7 +190,7 @@ class ParagraphMeasurer:
             background = HIGHLIGHTS[fmt.highlight]
         elif fmt.shading:
             background = "#" + fmt.shading
-        if comment and self.show_markup:
+        if comment and self.show_comments:
             background = COMMENT_BACKGROUND
         if background:
             cf.setBackground(QColor(background))
@@ -165,9 +198,11 @@ class ParagraphMeasurer:
         return cf
 
     def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
-                     note_mark: str | None = None):
-        """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph.
-        note_mark: in a footnote or endnote, the number its w:footnoteRef / w:endnoteRef shows."""
+                     note_mark: str | None = None, open_comments: tuple[str, ...] = ()):
+        """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph, as
+        this view shows it; the comment ranges and the changes left out go to self._last_marks.
+        note_mark: in a footnote or endnote, the number its w:footnoteRef / w:endnoteRef shows;
+        open_comments: ids of comment ranges that started in an earlier paragraph and are still open."""
         parts: list[str] = []
         formats: list[tuple[int, int, QTextCharFormat]] = []
         accepted: list[int] = []
@@ -176,8 +211,13 @@ class ParagraphMeasurer:
         notes: list[tuple[int, str, int]] = []
         objects: list[tuple[int, float, float]] = []
         floating: list[tuple[float, float]] = []
+        comment_marks: list[tuple[str, int, int, bool]] = []
+        hidden_changes: list[tuple[int, str | None]] = []
         pos = 0
         acc = 0
+        view = self.view
+        drop_deleted = view in ("simple", "none")  # the text as accepted
+        drop_inserted = view == "original"  # the text as if every change were rejected
 
         def add_label(text: str, fmt) -> None:
             """Shown text that is not document text: a list label, a note's own number."""
@@ -191,7 +231,9 @@ class ParagraphMeasurer:
         if label:
             suffix = {"tab": "\t", "space": " "}.get(para_fmt.number_suffix, "")
             add_label(label + suffix, para_fmt.number_format or para_fmt.mark)
-        active_comments: set[str] = set()
+        # comment id -> (display start, whether it starts here), in the order the ranges opened
+        active: dict[str, tuple[int, bool]] = {cid: (0, False) for cid in open_comments}
+        active_ids: tuple[str, ...] = tuple(active)
         run_cache: dict = {}
         # the note's own number (w:footnoteRef) takes width on its line, as in Word and LibreOffice
         mark_run = run_order = None
@@ -207,15 +249,34 @@ class ParagraphMeasurer:
                 add_label(note_mark, self.formatter.run(mark_run, p, para_fmt, table_style))
                 mark_run = None
             if kind == COMMENT_START:
-                active_comments.add(piece.extra)
+                if piece.extra not in active:
+                    active[piece.extra] = (pos, True)
+                    active_ids = tuple(active)
                 continue
             if kind == COMMENT_END:
-                active_comments.discard(piece.extra)
+                opened = active.pop(piece.extra, None)
+                if opened is not None:
+                    comment_marks.append((piece.extra, opened[0], pos, opened[1]))
+                    active_ids = tuple(active)
                 continue
             if piece.hidden:
                 continue
             deleted = piece.dele is not None
-            if deleted and not self.show_markup:
+            inserted = not deleted and piece.ins is not None
+            # text inserted and then deleted was never in the original, and is not in the accepted text
+            if (deleted and drop_deleted) or (piece.ins is not None and drop_inserted):
+                mark = piece.dele if drop_deleted else piece.ins
+                if not hidden_changes or hidden_changes[-1][0] != pos:
+                    hidden_changes.append((pos, mark.get(_W + "author")))
+                if not deleted and kind in (TEXT, TAB, BREAK, NOTE):
+                    # the text is in the accepted view: later offsets still count it
+                    if kind == NOTE:
+                        raw_id = piece.node.get(_W + "id", "0")
+                        number = (note_numbers or {}).get((piece.extra, int(raw_id) if raw_id.lstrip("-").isdigit()
+                                                           else 0), "")
+                        acc += len(f"[^{number}]" if piece.extra == "footnote" else f"[^e{number}]")
+                    else:
+                        acc += len(LINE_SEPARATOR if kind == BREAK else piece.text)
                 continue
             if kind == PAGE_BREAK:
                 if piece.extra == "page":
@@ -232,7 +293,7 @@ class ParagraphMeasurer:
                     pos += 1
                 continue
             if kind == NOTE:
-                raw_id = piece.node.get("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}id", "0")
+                raw_id = piece.node.get(_W + "id", "0")
                 note_id = int(raw_id) if raw_id.lstrip("-").isdigit() else 0
                 number = (note_numbers or {}).get((piece.extra, note_id), "")
                 notes.append((pos, piece.extra, note_id))
@@ -250,21 +311,22 @@ class ParagraphMeasurer:
             if fmt is None:
                 fmt = self.formatter.run(run, p, para_fmt, table_style)
                 run_cache[run] = fmt
-            if kind == NOTE:
-                from dataclasses import replace
-
-                fmt = replace(fmt, vert_align="superscript")
-            span_kind = "deleted" if deleted else ("inserted" if piece.ins is not None else "text")
+            span_kind = "deleted" if deleted else ("inserted" if inserted else "text")
             mark = piece.dele if deleted else piece.ins
             moved = mark is not None and mark.tag.endswith(("}moveFrom", "}moveTo"))
             if span_kind == "text" and run is not None:
                 change = run.find(f"{_W}rPr/{_W}rPrChange")
                 if change is not None:
                     span_kind, mark = "formatted", change
+                    if drop_inserted:  # Original: the run as it was formatted before the change
+                        fmt = self._original_format(run, change, p, para_fmt, table_style, run_cache)
+            if kind == NOTE:
+                fmt = replace(fmt, vert_align="superscript")
             author = mark.get(_W + "author") if mark is not None else None
-            comment = bool(active_comments)
+            comment = bool(active_ids)
             formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
-            spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment, moved))
+            spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment, moved,
+                              active_ids))
             parts.append(text)
             if deleted:
                 accepted.extend([-1] * len(text))
@@ -280,8 +342,23 @@ class ParagraphMeasurer:
             pos += len(text)
         if mark_run is not None:
             add_label(note_mark, self.formatter.run(mark_run, p, para_fmt, table_style))
+        for cid, (start, here) in active.items():  # ranges that go on into the next paragraph
+            comment_marks.append((cid, start, pos, here))
         self._last_objects = (objects, floating)
+        self._last_marks = (comment_marks, hidden_changes)
         return "".join(parts), formats, accepted, spans, breaks, notes
+
+    def _original_format(self, run, change, p, para_fmt, table_style, cache):
+        """The format a run had before its pending formatting change (w:rPrChange holds the old rPr)."""
+        key = ("original", run)
+        fmt = cache.get(key)
+        if fmt is None:
+            stand_in = etree.Element(_W + "r")
+            old = change.find(_W + "rPr")
+            if old is not None:
+                stand_in.append(copy.deepcopy(old))
+            fmt = cache[key] = self.formatter.run(stand_in, p, para_fmt, table_style)
+        return fmt
 
     def _object(self, piece, p, para_fmt, table_style, pos, objects, floating, formats, spans) -> None:
         """An inline drawing takes its extent on the line; an anchored one is only reported."""
@@ -304,16 +381,20 @@ class ParagraphMeasurer:
     # -- shaping --------------------------------------------------------------------------------
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
-                note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None) -> MeasuredParagraph:
+                note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
+                open_comments: tuple[str, ...] = ()) -> MeasuredParagraph:
         """grid: the section's line pitch in px when it has a line grid and p is body text;
-        note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef."""
+        note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef;
+        open_comments: comment ranges open where the paragraph starts."""
         para = self.formatter.paragraph(p, table_style, cell_position)
         if not para.snap_to_grid:
             grid = 0.0
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers,
-                                                                          note_mark)
+                                                                          note_mark, open_comments)
         objects, floating = self._last_objects
+        comment_marks, hidden_changes = self._last_marks
+        vanished = self.view != "all" and _vanishes(p, self.view, spans, breaks)
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
         break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
@@ -322,15 +403,18 @@ class ParagraphMeasurer:
             accepted = accepted[1:]
             breaks = [b - 1 for b in breaks[1:]]
             notes = [(o - 1, t, i) for o, t, i in notes]
-            spans = [Span(max(sp.start - 1, 0), sp.end - 1, sp.kind, sp.author, sp.comment) for sp in spans
-                     if sp.end > 1]
+            spans = [replace(sp, start=max(sp.start - 1, 0), end=sp.end - 1) for sp in spans if sp.end > 1]
             formats = [(max(a - 1, 0), b - 1, cf) for a, b, cf in formats if b > 1]
+            comment_marks = [(c, max(a - 1, 0), max(b - 1, 0), here) for c, a, b, here in comment_marks]
+            hidden_changes = [(max(o - 1, 0), a) for o, a in hidden_changes]
         break_after = bool(breaks) and breaks[-1] == len(text) - 1 and text.endswith(LINE_SEPARATOR)
         if break_after:
             text = text[:-1]
             accepted = accepted[:-1]
             breaks = breaks[:-1]
             formats = [(a, min(b, len(text)), cf) for a, b, cf in formats if a < len(text)]
+            comment_marks = [(c, min(a, len(text)), min(b, len(text)), here) for c, a, b, here in comment_marks]
+            hidden_changes = [(min(o, len(text)), a) for o, a in hidden_changes]
         mark_font = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
         layout = QTextLayout(text, mark_font)
         layout.setCacheEnabled(True)
@@ -435,6 +519,7 @@ class ParagraphMeasurer:
             page_break_after=break_after, objects=objects, floating=floating, leaders=leaders,
             contextual_key=para.style_id if para.contextual_spacing else None,
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
+            comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,
         )
 
 
@@ -476,6 +561,15 @@ def _grid_height(natural: float, para, pitch: float) -> float:
     if para.line_rule == "auto" and para.line > 240:
         height *= para.line / 240.0
     return height
+
+
+def _vanishes(p, view: str, spans, breaks) -> bool:
+    """Whether a paragraph this view leaves out: its mark is deleted (in an accepted view) or
+    inserted (in Original) and none of its text is shown, so no empty line stands in its place."""
+    if breaks or any(sp.kind != "label" for sp in spans):
+        return False
+    mark = p.find(f"{_W}pPr/{_W}rPr/{_W}{'ins' if view == 'original' else 'del'}")
+    return mark is not None
 
 
 def _shown_label(block) -> str | None:

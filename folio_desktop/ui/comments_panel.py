@@ -1,20 +1,25 @@
 """CommentsPanel: comment threads with their replies; reply, resolve or reopen, add a comment.
 
-Each thread is a top-level row (author, date, the quoted anchor text, the comment) with its
-replies below it; resolved threads are greyed. The reply box, the Resolve/Reopen button and the
-add box act through signals only: the window changes the document and calls refresh().
+Each thread is a top-level row (its number, author, date, the quoted anchor text, the comment)
+with its replies below it, in reading order and numbered as the balloons beside the pages are;
+resolved threads are greyed. A row is as tall as its whole text wrapped at the
+panel's width, however the quote wraps (ThreadDelegate). The reply box, the Resolve/Reopen button
+and the add box act through signals only: the window changes the document and calls refresh().
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -22,14 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from .changes_panel import short_date
+from .review_marks import ReviewIndex
 
 ID_ROLE = Qt.UserRole
 THREAD_ROLE = Qt.UserRole + 1  # the id of the thread's top comment (replies answer the thread)
 MAX_QUOTE = 80
+ROW_PAD = 4  # px above and below a row's text, and beside it
 
 
-def heading(comment, resolved: bool = False) -> str:
-    parts = [comment.author or "(no author)", short_date(comment.date)]
+def heading(comment, resolved: bool = False, number: int | None = None) -> str:
+    parts = [str(number) if number else "", comment.author or "(no author)", short_date(comment.date)]
     if resolved:
         parts.append("resolved")
     return " · ".join(p for p in parts if p)
@@ -40,6 +47,47 @@ def quote_line(comment) -> str:
     if not quote:
         return ""
     return "“" + (quote if len(quote) <= MAX_QUOTE else quote[:MAX_QUOTE - 1] + "…") + "”"
+
+
+class ThreadDelegate(QStyledItemDelegate):
+    """Draws a row's text wrapped at the width the tree gives it, and asks for exactly the height
+    that text needs there. Qt's own delegate measures a wrapped row before it knows the row's
+    width, so a wrapping quote left the comment's body cut off below the row."""
+
+    def __init__(self, tree: QTreeWidget):
+        super().__init__(tree)
+        self.tree = tree
+
+    def text_width(self, index) -> int:
+        depth = 0
+        parent = index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        indent = self.tree.indentation() * (depth + (1 if self.tree.rootIsDecorated() else 0))
+        return max(self.tree.viewport().width() - indent - 2 * ROW_PAD, 40)
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802 - Qt override
+        text = index.data(Qt.DisplayRole) or ""
+        width = self.text_width(index)
+        rect = QFontMetrics(option.font).boundingRect(QRect(0, 0, width, 1_000_000), int(Qt.TextWordWrap), text)
+        return QSize(width + 2 * ROW_PAD, rect.height() + 2 * ROW_PAD)
+
+    def paint(self, painter, option, index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        style = opt.widget.style() if opt.widget is not None else self.tree.style()
+        style.drawControl(QStyle.CE_ItemViewItem, opt, painter, opt.widget)  # background and selection
+        painter.save()
+        selected = bool(opt.state & QStyle.State_Selected)
+        brush = index.data(Qt.ForegroundRole)
+        colour = opt.palette.color(QPalette.HighlightedText) if selected else (
+            brush.color() if brush is not None else opt.palette.color(QPalette.Text))
+        painter.setPen(colour)
+        painter.setFont(opt.font)
+        painter.drawText(opt.rect.adjusted(ROW_PAD, ROW_PAD, -ROW_PAD, -ROW_PAD),
+                         int(Qt.TextWordWrap | Qt.AlignLeft | Qt.AlignTop), text)
+        painter.restore()
 
 
 class CommentsPanel(QWidget):
@@ -58,6 +106,9 @@ class CommentsPanel(QWidget):
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         self.tree.setTextElideMode(Qt.ElideNone)
+        self.tree.setItemDelegate(ThreadDelegate(self.tree))
+        self.tree.viewport().installEventFilter(self)  # a new width: rows measure their text again
+        self._tree_width = 0
         self.show_resolved = QCheckBox("Show resolved")
         self.show_resolved.setChecked(True)
         self.count_label = QLabel()
@@ -111,11 +162,12 @@ class CommentsPanel(QWidget):
         self.tree.blockSignals(True)
         self.tree.clear()
         self._threads, self._items = {}, {}
-        threads = self.reviewer.get_comments() if self.reviewer is not None else []
+        index = ReviewIndex(self.reviewer)  # reading order and the balloons' numbers
+        threads = index.threads()
         grey = self.palette().color(QPalette.Disabled, QPalette.Text)
         for thread in threads:
             item = QTreeWidgetItem(self.tree)
-            lines = [heading(thread, thread.done), quote_line(thread), thread.text]
+            lines = [heading(thread, thread.done, index.numbers.get(thread.id)), quote_line(thread), thread.text]
             item.setText(0, "\n".join(line for line in lines if line))
             self._remember(item, thread.id, thread.id)
             for reply in thread.replies:
@@ -215,6 +267,10 @@ class CommentsPanel(QWidget):
             self.addRequested.emit(text)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self.tree.viewport() and event.type() == QEvent.Resize \
+                and event.size().width() != self._tree_width:
+            self._tree_width = event.size().width()
+            self.tree.doItemsLayout()
         if watched is self.tree and event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter):
             item = self.tree.currentItem()
             if item is not None:

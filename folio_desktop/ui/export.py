@@ -1,9 +1,13 @@
 """Export to PDF: the laid-out pages painted by the view's own painter, one PDF page per layout page
 at each section's page size.
 
-With markup the PDF shows what the view shows: redlines in the authors' colours, change bars and
-comment balloons. Without it, a copy of the document with every change accepted is laid out and
-painted plain; the open document is never touched.
+The marked-up PDF prints the view it is given (the view's layout carries it): in All Markup the
+redlines in the authors' colours, change bars, and the comment balloons with their full text and
+replies; in Simple Markup the accepted text with change bars and balloons; in No Markup and
+Original the text of that view, unmarked. Where balloons print, the page and its markup area are
+scaled together to fit the sheet (as Word prints markup), so the paper size stays the section's.
+The clean PDF lays out a copy of the document with every change accepted and paints it plain; the
+open document is never touched.
 """
 
 from __future__ import annotations
@@ -25,28 +29,27 @@ LAYOUT_DPI = 96  # layout pixels; the writer uses the same resolution so fonts m
 POINTS_PER_PX = 72 / LAYOUT_DPI
 
 
-class _NoMarks(ReviewIndex):
-    """No comment balloons (a clean copy still carries comment ranges)."""
-
-    def balloons(self, page, right):
-        return []
-
-
 def export_pdf(reviewer, path, markup: bool = True, *, layout: DocumentLayout | None = None,
-               progress: Callable[[int, int], None] | None = None) -> int:
+               progress: Callable[[int, int], None] | None = None, view: str | None = None) -> int:
     """Write the document as a PDF; returns the number of pages written.
 
-    layout: the view's finished layout of this reviewer, to skip laying out again (markup only).
+    markup: True prints a markup view (view, else the layout's, else "all"); False prints the
+    clean copy with every change accepted.
+    layout: the view's finished layout of this reviewer, to skip laying out again (used when its
+    view is the one printed).
     progress: called with (pages painted, total) after each page.
     Raises DocxError with a message for the user when the file cannot be written."""
     if markup:
-        marks = ReviewIndex(reviewer)
-        pages = (layout or layout_document(reviewer.document)).pages
+        view = view or (layout.view if layout is not None else "all")
+        if layout is None or layout.view != view:
+            layout = layout_document(reviewer.document, view=view)
+        marks = ReviewIndex(reviewer, view, interactive=False)
+        pages = layout.pages
     else:
         clean = DocxReviewer.from_bytes(reviewer.to_bytes())
         clean.accept_all()
-        marks = _NoMarks()
-        pages = layout_document(clean.document, show_markup=False).pages
+        marks = ReviewIndex(None, "none", interactive=False)
+        pages = layout_document(clean.document, view="none").pages
     title = Path(reviewer.source_path).stem if getattr(reviewer, "source_path", None) else ""
     data = render_pdf(pages, marks, title, progress)
     write_document_file(path, data, retry="export it somewhere else", work_open=False)
@@ -73,7 +76,11 @@ def render_pdf(pages: list[Page], marks: ReviewIndex, title: str = "",
                 painter = QPainter(writer)
             else:
                 writer.newPage()
-            paint_page(painter, page, QRectF(0, 0, page.width, page.height), 1.0, marks)
+            # the page and its markup area, scaled to the sheet's width and centred down it
+            width = page.width + marks.markup_width(page.view)
+            scale = page.width / width
+            top = page.height * (1 - scale) / 2
+            paint_page(painter, page, QRectF(0, top, width * scale, page.height * scale), scale, marks, shadow=False)
             if progress is not None:
                 progress(index + 1, len(pages))
     finally:

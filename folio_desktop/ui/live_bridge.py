@@ -17,6 +17,16 @@ from ..agents.bridges import ReviewerBridge, decode_comment_id
 from ..agents.execute import range_still_matches
 from ..docx.textkit import utf16_to_index
 
+# what read_page says first when the lawyer's pages are not in All Markup (its text follows the view)
+VIEW_NOTES = {
+    "simple": "[Page as the lawyer sees it in Simple Markup: tracked changes shown accepted (deleted text left "
+              "out, inserted text in); page breaks follow this view]",
+    "none": "[Page as the lawyer sees it in No Markup: every tracked change shown accepted (deleted text left "
+            "out); page breaks follow this view]",
+    "original": "[Page as the lawyer sees it in Original: as before the tracked changes (inserted text left out, "
+                "deleted text in); page breaks follow this view]",
+}
+
 
 class LiveBridge(ReviewerBridge):
     """ReviewerBridge plus every optional member of spec §8.1, for a PageView showing `reviewer`.
@@ -100,12 +110,16 @@ class LiveBridge(ReviewerBridge):
 
     def get_page_text(self, page: int) -> str:
         """Spec 2.13: the document text of the body fragments on the page, in the layout's order,
-        one line per fragment. Raw text: tracked deletions stay in; list labels (drawn, but not
-        document text) do not; note references read as in the blocks."""
+        one line per fragment, as the lawyer's markup view shows it. In All Markup it is raw text:
+        tracked deletions stay in. In another view the text (and where pages break) follows that
+        view, and a first line in brackets says which view it is. List labels (drawn, but not
+        document text) are left out; note references read as in the blocks."""
         layout = self._layout()
         if layout is None or not 1 <= page <= layout.page_count:
             return ""
-        return "\n".join(_document_text(f) for f in layout.pages[page - 1].body_fragments())
+        text = "\n".join(_document_text(f) for f in layout.pages[page - 1].body_fragments())
+        note = VIEW_NOTES.get(layout.view)
+        return f"{note}\n{text}" if note else text
 
     def get_target_page(self, target: dict) -> int | None:
         """Page of a block's start, or of a text range's start (spec §6.4, §10)."""

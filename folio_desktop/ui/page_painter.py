@@ -1,15 +1,16 @@
 """Painting one page: the white sheet, table rules, the laid-out text (which already carries the
-redline formats), change bars, comment balloons, search hits, the selection and the caret."""
+redline formats), change bars, the markup area with comment balloons (balloons.py), search hits,
+the selection and the caret."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
 
 from ..layout import Page
+from .balloons import BADGE, paint_markup_area
 from .review_marks import ReviewIndex, change_bars, text_edges
 
 CANVAS = QColor("#a7aaaf")
@@ -17,7 +18,7 @@ SHEET = QColor("#ffffff")
 SHADOW = QColor(0, 0, 0, 60)
 SELECTION = QColor("#9fc3ff")  # multiplied over the text, which stays dark
 HIGHLIGHT = QColor("#ffc24d")
-BALLOON = QColor("#f2b705")
+BALLOON = BADGE  # the numbered comment marker's fill
 RULE_PEN = QPen(QColor("#000000"), 0.75)
 
 
@@ -31,10 +32,15 @@ class Overlay:
 
 
 def paint_page(painter: QPainter, page: Page, target: QRectF, zoom: float, marks: ReviewIndex,
-               overlay: Overlay | None = None) -> None:
-    """Paint `page` into `target` (device rectangle, page size times zoom)."""
-    painter.fillRect(target.translated(2, 2), SHADOW)
-    painter.fillRect(target, SHEET)
+               overlay: Overlay | None = None, shadow: bool = True) -> None:
+    """Paint `page` into `target` (device rectangle: the page, and the markup area right of it when
+    the marks have one for the page's view, times zoom)."""
+    markup = marks.markup_width(page.view)
+    sheet = QRectF(target.x(), target.y(), page.width * zoom, page.height * zoom)
+    if shadow:
+        painter.fillRect(QRectF(sheet.x(), sheet.y(), (page.width + markup) * zoom, sheet.height()).translated(2, 2),
+                         SHADOW)
+    painter.fillRect(sheet, SHEET)
     painter.save()
     try:  # a painter left with saved states after an exception crashes Qt: always restore
         painter.translate(target.topLeft())
@@ -45,10 +51,13 @@ def paint_page(painter: QPainter, page: Page, target: QRectF, zoom: float, marks
         _rules(painter, page)
         for frag in page.fragments:
             frag.draw(painter)
-        left, right = text_edges(page)
+        left, _right = text_edges(page)
         for rect, color in change_bars(page, left):
             painter.fillRect(rect, color)
-        _balloons(painter, marks, page, right)
+        if markup > 0:
+            painter.setClipRect(QRectF(0, 0, page.width + markup, page.height))
+            paint_markup_area(painter, page, marks, markup)
+            painter.setClipRect(QRectF(0, 0, page.width, page.height))
         if overlay is not None:
             _overlay(painter, overlay)
     finally:
@@ -65,35 +74,6 @@ def _rules(painter: QPainter, page: Page) -> None:
             painter.fillRect(rule, Qt.black)
         else:
             painter.drawRect(rule)
-
-
-def _balloons(painter: QPainter, marks: ReviewIndex, page: Page, right: float) -> None:
-    balloons = marks.balloons(page, right)
-    if not balloons:
-        return
-    painter.save()
-    painter.setRenderHint(QPainter.Antialiasing)
-    painter.setFont(_balloon_font())
-    for b in balloons:
-        r = b.rect
-        path = QPainterPath()
-        path.addRoundedRect(r, 3, 3)
-        tail = QPainterPath(QPointF(r.left() + 1, r.center().y() - 3))
-        tail.lineTo(r.left() - 5, r.center().y())
-        tail.lineTo(r.left() + 1, r.center().y() + 3)
-        path = path.united(tail)
-        painter.fillPath(path, BALLOON)
-        painter.setPen(QColor("#3a2c00"))
-        painter.drawText(r, Qt.AlignCenter, str(b.number or "•"))
-    painter.restore()
-
-
-@cache
-def _balloon_font() -> QFont:  # built on first use: a QFont needs the QGuiApplication
-    font = QFont("Liberation Sans")
-    font.setPixelSize(11)
-    font.setBold(True)
-    return font
 
 
 def _overlay(painter: QPainter, overlay: Overlay) -> None:

@@ -15,6 +15,8 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from ..layout import DocumentLayout, Page
+from ..layout.paragraph import COLOR_SCHEMES, VIEWS
+from .balloons import BalloonLayer
 from .page_geometry import GAP, PageStrip
 from .page_input import SelectionMixin
 from .page_painter import CANVAS, Overlay, paint_page
@@ -60,6 +62,9 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self._highlights: dict[str, list[tuple[int, int]]] = {}
         self._pending_scroll: tuple[str, int] | None = None
         self._restore_scroll: int | None = None
+        self._view = "all"  # the markup view (layout.paragraph.VIEWS)
+        self._colors = "author"  # how changes are coloured (layout.paragraph.COLOR_SCHEMES)
+        self._restore_page: tuple[int, float] | None = None
         self._runner = ProgressiveLayout(self)
         self._runner.pagesReady.connect(self._add_pages)
         self._runner.finished.connect(self._layout_done)
@@ -72,6 +77,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
         self.viewport().setCursor(Qt.IBeamCursor)
         self.viewport().setAutoFillBackground(False)
+        self.balloons = BalloonLayer(self)  # clicks, Reply / Resolve / Reopen in the markup area
+        self.commentClicked.connect(self.balloons.activate)
 
     # -- documents -------------------------------------------------------------------------------
 
@@ -79,15 +86,15 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
         layoutFinished)."""
         self._reset()
+        self._marks = self._index(reviewer, self._view)
         self.reviewer = reviewer
-        self._marks = ReviewIndex(reviewer)
-        self._runner.start(reviewer.document)
+        self._runner.start(reviewer.document, view=self._view, colors=self._colors)
 
     def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
         """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
         self._reset()
+        self._marks = self._index(reviewer, layout.view)
         self.reviewer = reviewer
-        self._marks = ReviewIndex(reviewer)
         self._add_pages(list(layout.pages))
         self._layout_done(layout)
 
@@ -111,8 +118,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         first, last = relayout_blocks(layout, set(block_ids))
         self.pages = list(layout.pages)
         old_last = last if len(self.pages) == old_count else old_count
-        self._marks = ReviewIndex(self.reviewer)
-        self._strip.set_sizes([(p.width, p.height) for p in self.pages])
+        self._marks = self._index(self.reviewer, layout.view)
+        self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
         if self._flow.entries and first <= old_count:
             self._flow.replace_pages(self.pages, first, last, old_last)
         else:
@@ -126,6 +133,46 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self.viewport().update()
         self.pagesRelaidOut.emit(first, last)
 
+    def _index(self, reviewer, view: str) -> ReviewIndex:
+        """A fresh index of changes and comments; the thread picked (and a reply being typed) stays
+        picked when the same document is laid out again."""
+        marks = ReviewIndex(reviewer, view)
+        if reviewer is not None and reviewer is self._marks.reviewer:
+            marks.active, marks.replying = self._marks.active, self._marks.replying
+        return marks
+
+    @property
+    def markup_view(self) -> str:
+        return self._view
+
+    def set_markup_view(self, view: str) -> None:
+        """Show the document in a markup view: "all" (redlines and comment balloons), "simple" (the
+        text as accepted, change bars and balloons), "none" (the text as accepted, nothing marked)
+        or "original" (the text as if every change were rejected). Lays the pages out again, keeping
+        the reading position on the same page."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown markup view {view!r}; expected one of {', '.join(VIEWS)}")
+        if view == self._view:
+            return
+        self._view = view
+        if self.reviewer is not None:
+            number = max(self.current_page(), 1)
+            rect = self._strip.page_rect(number - 1, self.viewport().width()) if self.pages else None
+            fraction = (self.verticalScrollBar().value() - rect.top()) / rect.height() if rect else 0.0
+            self.set_document(self.reviewer)
+            self._restore_page = (number, fraction)
+
+    def set_change_colors(self, colors: str) -> None:
+        """"author" (each author's colour, the default) or "kind" (insertions and deletions in two
+        colours whoever made them, as a comparison reads); applies from the next layout."""
+        if colors not in COLOR_SCHEMES:
+            raise ValueError(f"unknown change colours {colors!r}; expected one of {', '.join(COLOR_SCHEMES)}")
+        self._colors = colors
+
+    def _sheet_width(self, page: Page) -> float:
+        """The page and, when its view shows comments and there are some, the markup area beside it."""
+        return page.width + self._marks.markup_width(page.view)
+
     def _reset(self) -> None:
         self._runner.cancel()
         self.pages = []
@@ -135,15 +182,16 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self._anchor = self._caret = None
         self._pending_scroll = None
         self._restore_scroll = None
+        self._restore_page = None
         self._update_scrollbars()
         self.viewport().update()
 
     def _add_pages(self, pages: list[Page]) -> None:
         first = not self.pages
-        wider = any(p.width > self._strip.max_width() for p in pages) and not first
+        wider = any(self._sheet_width(p) > self._strip.max_width() for p in pages) and not first
         for page in pages:
             self.pages.append(page)
-            self._strip.append(page.width, page.height)
+            self._strip.append(self._sheet_width(page), page.height)
             self._flow.add_page(page)
         if self._fit and (first or (wider and self._fit == "width")):
             self._apply_fit()
@@ -152,6 +200,11 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         if self._restore_scroll is not None and v.maximum() >= self._restore_scroll:
             v.setValue(self._restore_scroll)  # once enough pages are back (relayout)
             self._restore_scroll = None
+        if self._restore_page is not None and len(self.pages) >= self._restore_page[0]:
+            number, fraction = self._restore_page  # the same page in another markup view
+            rect = self._strip.page_rect(number - 1, self.viewport().width())
+            v.setValue(round(rect.top() + fraction * rect.height()))
+            self._restore_page = None
         if self._pending_scroll and self._flow.block_entries(self._pending_scroll[0]):
             self.scroll_to_block(*self._pending_scroll)
         self.viewport().update()
@@ -162,7 +215,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         if replaced:  # a second pass (NUMPAGES) replaced every page
             count = len(self._flow.entries)
             self.pages = list(layout.pages)
-            self._strip.set_sizes([(p.width, p.height) for p in self.pages])
+            self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
             self._flow = TextFlow()
             for page in self.pages:
                 self._flow.add_page(page)
@@ -171,7 +224,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             self._update_scrollbars()
             self.viewport().update()
         self.document_layout = layout
-        self._pending_scroll = self._restore_scroll = None
+        self._pending_scroll = self._restore_scroll = self._restore_page = None
         self.layoutFinished.emit(len(self.pages))
 
     @property
@@ -390,11 +443,12 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     def render_page(self, number: int, zoom: float = 1.0) -> QImage:
         """Page `number` painted exactly as the view paints it, into an image at `zoom`."""
         page = self.pages[number - 1]
-        image = QImage(math.ceil(page.width * zoom), math.ceil(page.height * zoom), QImage.Format_ARGB32_Premultiplied)
+        width = self._sheet_width(page)
+        image = QImage(math.ceil(width * zoom), math.ceil(page.height * zoom), QImage.Format_ARGB32_Premultiplied)
         image.fill(CANVAS)
         painter = QPainter(image)
         try:
-            paint_page(painter, page, QRectF(0, 0, page.width * zoom, page.height * zoom), zoom, self._marks,
+            paint_page(painter, page, QRectF(0, 0, width * zoom, page.height * zoom), zoom, self._marks,
                        self._overlay(number - 1))
         finally:
             painter.end()

@@ -39,8 +39,10 @@ class ProgressiveLayout(QObject):
     def running(self) -> bool:
         return self._doc is not None
 
-    def start(self, doc) -> None:
+    def start(self, doc, view: str = "all", colors: str = "author") -> None:
+        """Lay `doc` out in the markup view `view` with change colours `colors` (see Paginator)."""
         self.cancel()
+        self._options = {"view": view, "colors": colors}
         # the opened document is long-lived: move it out of the collector's young generations so a
         # full collection never lands inside a layout slice (it cost up to ~80 ms on 500 pages)
         gc.collect()
@@ -59,7 +61,7 @@ class ProgressiveLayout(QObject):
         fresh = []
         try:
             if self._paginator is None:
-                self._paginator = Paginator(self._doc)
+                self._paginator = Paginator(self._doc, **self._options)
                 self._run = self._paginator.run()
             last = 0.0
             while True:

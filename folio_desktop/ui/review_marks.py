@@ -1,20 +1,18 @@
-"""Redline marks beside the text: change bars, comment balloons, and which change or comment a
-display offset belongs to.
+"""Redline marks beside the text: change bars, comment threads and their anchors, and which change
+or comment a display offset belongs to.
 
-The layout's spans say *that* text is inserted, deleted or commented, not which census entry it
-is. The mapping here is an approximation within one block:
-- changes: spans of one kind and author that touch form a group; the n-th such group of a block
-  is the n-th census change of that type and author in the block (census order is document
-  order); failing that, the change whose text equals the group's text, then the first candidate.
-- comments: a comment's range starts where its quoted text first occurs in the block's
-  accepted-view text; a click goes to the comment whose quote covers the offset, else to the one
-  starting nearest before it. A comment that spans several paragraphs is recorded on its first
-  block only, so commented text in a later block goes to the last comment anchored before it.
+The layout's spans say *that* text is inserted, deleted or commented; for comments they also carry
+the ids of the comment ranges over them (the document's own commentRangeStart/End), so a comment
+is found by its range, never by searching for its quoted text. Threads are numbered in reading
+order: the order their ranges start in the document.
+
+Changes are matched approximately within one block: spans of one kind and author that touch form
+a group; the n-th such group of a block is the n-th census change of that type and author in the
+block (census order is document order); failing that, the change whose text equals the group's
+text, then the first candidate.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QTextFormat
@@ -23,17 +21,11 @@ from ..layout import Fragment, Page
 
 BAR_OFFSET = 18.0  # layout px left of the body text
 BAR_WIDTH = 2.0
-BALLOON_OFFSET = 12.0  # layout px right of the body text
-BALLOON_SIZE = 18.0
+SIMPLE_BAR = QColor("#c62828")  # Simple Markup's change bars: one colour, as in Word
 CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",), "formatted": ("formatting",)}
 MARKED = ("inserted", "deleted", "formatted")
-
-
-@dataclass
-class Balloon:
-    rect: QRectF  # page coordinates
-    comment_id: int | None
-    number: int
+COMMENT_VIEWS = ("all", "simple")  # the markup views that show comments
+MARKUP_WIDTH = 288.0  # layout px (3 in) of the markup area right of each page, when comments show
 
 
 def span_groups(para, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str | None]]:
@@ -48,18 +40,6 @@ def span_groups(para, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str |
         else:
             groups.append([span.start, span.end, span.kind, span.author])
     return [tuple(g) for g in groups]
-
-
-def comment_runs(para) -> list[tuple[int, int]]:
-    runs: list[list[int]] = []
-    for span in para.spans:
-        if not span.comment:
-            continue
-        if runs and runs[-1][1] == span.start:
-            runs[-1][1] = span.end
-        else:
-            runs.append([span.start, span.end])
-    return [tuple(r) for r in runs]
 
 
 def span_color(para, offset: int) -> QColor:
@@ -79,18 +59,28 @@ def text_edges(page: Page) -> tuple[float, float]:
 
 
 def change_bars(page: Page, left: float) -> list[tuple[QRectF, QColor]]:
-    """A bar in the left margin beside every line holding an inserted, deleted or reformatted span."""
+    """A bar in the left margin beside every line holding a change: in All Markup an inserted,
+    deleted or reformatted span in its author's colour; in Simple Markup also where a deletion was
+    left out, all in one colour; none in No Markup and Original."""
+    if page.view not in ("all", "simple"):
+        return []
+    simple = page.view == "simple"
     out = []
     for frag in page.body_fragments():
-        groups = span_groups(frag.para, MARKED)
-        if not groups:
+        para = frag.para
+        groups = span_groups(para, MARKED)
+        hidden = para.hidden_changes if simple else ()
+        if not groups and not hidden:
             continue
+        last = len(para.lines) - 1
         for k in range(frag.first_line, frag.last_line + 1):
-            line = frag.para.lines[k]
+            line = para.lines[k]
             hit = next((g for g in groups if g[0] < line.end and g[1] > line.start), None)
-            if hit is not None:
-                rect = QRectF(left - BAR_OFFSET, frag.y + line.y, BAR_WIDTH, line.height)
-                out.append((rect, span_color(frag.para, max(hit[0], line.start))))
+            gone = any(line.start <= o < line.end or (k == last and o == line.end) for o, _a in hidden)
+            if hit is None and not gone:
+                continue
+            rect = QRectF(left - BAR_OFFSET, frag.y + line.y, BAR_WIDTH, line.height)
+            out.append((rect, SIMPLE_BAR if simple else span_color(para, max(hit[0], line.start))))
     return out
 
 
@@ -114,43 +104,89 @@ def display_offset(para, accepted: int, end: bool = False) -> int:
 
 
 class ReviewIndex:
-    """Changes and comments of one open document, matched to the spans the layout drew."""
+    """Changes and comment threads of one open document, matched to the spans the layout drew.
 
-    def __init__(self, reviewer=None) -> None:
+    active: the thread the lawyer last picked (its balloon is drawn open and highlighted);
+    replying: the thread whose inline reply editor is open; interactive: False for print (no
+    Reply / Resolve buttons)."""
+
+    def __init__(self, reviewer=None, view: str = "all", interactive: bool = True) -> None:
         self.reviewer = reviewer
+        self.view = view
+        self.interactive = interactive
+        self.active: int | None = None
+        self.replying: int | None = None
         self._changes = None
-        self._comments = None  # block id -> [(accepted start, end, comment id)]
-        self.numbers: dict[int, int] = {}  # comment id -> balloon number
-        self._order: dict[str, int] = {}  # block id -> index in the snapshot
-        self._ordered: list = []  # (block index, accepted start, Comment) in document order
+        self._threads: list | None = None
+        self._thread_of: dict[str, int] = {}  # w:id of a comment or a reply -> its thread's id
+        self._numbers: dict[int, int] = {}  # thread id -> number, in reading order
+        self._ranged: set[str] = set()  # w:ids that have a commentRangeStart in the body
+        self._balloons: dict[int, tuple] = {}  # id(page) -> (page, state, balloons)
 
     def changes(self) -> list:
         if self._changes is None:  # the census is slow on long documents: only on first click
             self._changes = self.reviewer.get_changes() if self.reviewer is not None else []
         return self._changes
 
-    def _comment_map(self) -> dict[str, list[tuple[int, int, int]]]:
-        if self._comments is None:
-            self._comments = {}
-            if self.reviewer is not None:
-                self._load_comments()
-        return self._comments
+    # -- comment threads ------------------------------------------------------------------------
 
-    def _load_comments(self) -> None:
-        snap = self.reviewer.snapshot()
-        order = {b.id: i for i, b in enumerate(snap.blocks)}
-        placed = []
-        for c in self.reviewer.get_comments():
-            block = snap.block(c.block_id) if c.block_id else None
-            start = max(block.text.find(c.anchored_text), 0) if block is not None and c.anchored_text else 0
-            placed.append((order.get(c.block_id, len(order)), start, c))
-        placed.sort(key=lambda t: (t[0], t[1]))
-        self._order = order
-        self._ordered = placed
-        for n, (_i, start, c) in enumerate(placed, 1):
-            self.numbers[c.id] = n
-            if c.block_id:
-                self._comments.setdefault(c.block_id, []).append((start, start + len(c.anchored_text), c.id))
+    def threads(self) -> list:
+        """Top-level comments with their replies, in reading order."""
+        if self._threads is None:
+            self._load_threads()
+        return self._threads
+
+    @property
+    def numbers(self) -> dict[int, int]:
+        self.threads()
+        return self._numbers
+
+    def thread(self, thread_id: int | None):
+        return next((t for t in self.threads() if t.id == thread_id), None) if thread_id is not None else None
+
+    def thread_of(self, comment_id: str) -> int | None:
+        """The thread a comment range's w:id belongs to (a reply's range counts for its thread)."""
+        self.threads()
+        return self._thread_of.get(comment_id)
+
+    def _load_threads(self) -> None:
+        threads = self.reviewer.get_comments() if self.reviewer is not None else []
+        for thread in threads:
+            self._thread_of[str(thread.id)] = thread.id
+            for reply in thread.replies:
+                self._thread_of[str(reply.id)] = thread.id
+        order: dict[int, int] = {}
+        if threads:
+            from ..docx.ooxml import W_NS
+
+            w = "{" + W_NS + "}"
+            start_tag = w + "commentRangeStart"
+            # reading order: where each thread's first range (or bare reference) starts in the body
+            for el in self.reviewer.document.body.iter(start_tag, w + "commentReference"):
+                raw = el.get(w + "id")
+                if el.tag == start_tag:
+                    self._ranged.add(raw)
+                tid = self._thread_of.get(raw)
+                if tid is not None and tid not in order:
+                    order[tid] = len(order)
+        threads.sort(key=lambda t: (order.get(t.id, len(order)), t.id))
+        self._threads = threads
+        self._numbers = {t.id: n for n, t in enumerate(threads, 1)}
+
+    def ranged_ids(self) -> set[str]:
+        """w:ids of the comments that mark a range of their own in the body (a reply's range stands
+        in for its thread's only when the thread has none)."""
+        self.threads()
+        return self._ranged
+
+    def markup_width(self, view: str | None = None) -> float:
+        """Width of the markup area right of each page: the balloons' room, when the view shows
+        comments and the document has some."""
+        return MARKUP_WIDTH if (view or self.view) in COMMENT_VIEWS and self.threads() else 0.0
+
+    def thread_ranges(self, para, thread_id: int) -> list[tuple[int, int, bool]]:
+        """(display start, end, starts here) of a thread's own ranges in a paragraph."""
+        return [(a, b, here) for cid, a, b, here in para.comment_marks if self.thread_of(cid) == thread_id]
 
     # -- lookups -----------------------------------------------------------------------------
 
@@ -177,45 +213,35 @@ class ReviewIndex:
         return change.id, (start, end)
 
     def comment_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
-        """(comment id, display range of the commented run) at `offset`."""
-        run = next((r for r in comment_runs(frag.para) if r[0] <= offset < r[1]), None)
-        if run is None:
+        """(thread id, display range of its range in the fragment) of the comment over `offset`.
+        Where several ranges cover the text, the first in reading order; clicked again, the next."""
+        span = next((sp for sp in frag.para.spans if sp.start <= offset < sp.end and sp.comments), None)
+        if span is None:
             return None
-        comment_id = self.comment_for(frag.block_id, accepted_offset(frag.para, offset))
-        return (comment_id, run) if comment_id is not None else None
+        found = dict.fromkeys(t for t in (self.thread_of(c) for c in span.comments) if t is not None)
+        if not found:
+            return None
+        covering = sorted(found, key=lambda t: self.numbers.get(t, 0))
+        thread_id = covering[0]
+        if self.active in covering:  # cycle through comments on the same words
+            thread_id = covering[(covering.index(self.active) + 1) % len(covering)]
+        lo, hi = frag.display_range
+        ranges = [(max(a, lo), min(b, hi)) for a, b, _h in self.thread_ranges(frag.para, thread_id)
+                  if a <= offset < b or a == b == offset]
+        start, end = ranges[0] if ranges else (span.start, span.end)
+        return thread_id, (start, end)
 
-    def comment_for(self, block_id: str | None, accepted: int) -> int | None:
-        anchored = self._comment_map().get(block_id or "", [])
-        covering = [c for c in anchored if c[0] <= accepted < max(c[1], c[0] + 1)]
-        if covering:
-            return covering[-1][2]
-        before = [c for c in anchored if c[0] <= accepted]
-        if before:
-            return before[-1][2]
-        if anchored:
-            return anchored[0][2]
-        # a range that started in an earlier block: the last comment anchored before this one
-        index = self._order.get(block_id, -1)
-        earlier = [c for i, _s, c in self._ordered if i < index]
-        return earlier[-1].id if earlier else None
+    def balloons(self, page: Page, right: float | None = None) -> list:
+        """The comment balloons of a page in the markup area right of it (balloons.Balloon), stacked
+        top to bottom; none in views without comments. Cached per page and state."""
+        if self.markup_width(page.view) <= 0:
+            return []
+        state = (self.active, self.replying, self.interactive)
+        cached = self._balloons.get(id(page))
+        if cached is not None and cached[0] is page and cached[1] == state:
+            return cached[2]
+        from .balloons import layout_balloons  # balloons draws with QtGui; this module stays light
 
-    def balloons(self, page: Page, right: float) -> list[Balloon]:
-        """One balloon in the right margin at the start of each commented run on the page."""
-        out: list[Balloon] = []
-        bottom = -1e9
-        for frag in page.body_fragments():
-            lo, hi = frag.display_range
-            for start, end in comment_runs(frag.para):
-                if end <= lo or start >= hi:
-                    continue
-                first = max(start, lo)
-                k = next(k for k in range(frag.first_line, frag.last_line + 1) if first < frag.para.lines[k].end)
-                line = frag.para.lines[k]
-                y = max(frag.y + line.y + (line.height - BALLOON_SIZE) / 2, bottom + 2)  # no overlaps
-                comment_id = self.comment_for(frag.block_id, accepted_offset(frag.para, first))
-                width = BALLOON_SIZE * 1.4
-                x = min(right + BALLOON_OFFSET, page.width - width - 2)
-                rect = QRectF(x, y, width, BALLOON_SIZE)
-                out.append(Balloon(rect, comment_id, self.numbers.get(comment_id, 0)))
-                bottom = rect.bottom()
-        return out
+        placed = layout_balloons(page, self, text_edges(page)[1] if right is None else right)
+        self._balloons[id(page)] = (page, state, placed)
+        return placed

@@ -37,10 +37,11 @@ from .recovery import RECOVERY_DIR, Autosaver, RecoveryStore, autosave_interval_
 from .review_actions import ReviewActions
 from .settings_dialog import SettingsDialog
 from .view_selection import top_block_id
-from .window_actions import DOCUMENT_ACTIONS, install_actions
+from .window_actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .window_commands import CommandsMixin
 from .window_files import FilesMixin
 
+MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
 STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
 
@@ -109,6 +110,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self._update_title()
         self._update_enabled()
         self.restore_layout()
+        self.set_markup_view(self.desktop.value(MARKUP_KEY, "all"), remember=False)
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -137,6 +139,11 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.comments.replyRequested.connect(self.reply_to_comment)
         self.comments.resolveRequested.connect(self.resolve_comment)
         self.comments.addRequested.connect(self.add_comment)
+        # after show_comment: the view then selects the thread's own range and opens its balloon
+        self.comments.commentActivated.connect(lambda cid: self.view.balloons.show_comment(cid, emit=False))
+        # Reply / Resolve / Reopen in a balloon go through the same commands (undo, audit log)
+        view.balloons.replyRequested.connect(self.reply_to_comment)
+        view.balloons.resolveRequested.connect(self.resolve_comment)
 
         chat, runner = self.chat, self.chat.runner
         view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection_text().strip())))
@@ -296,6 +303,19 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         has_document = self.reviewer is not None
         for name in DOCUMENT_ACTIONS:
             getattr(self, name).setEnabled(has_document)
+
+    def set_markup_view(self, view: str, remember: bool = True) -> None:
+        """Show the pages in a markup view (All / Simple / No Markup / Original) and remember it
+        for the next window, as the window layout is."""
+        names = {v: (attribute, text.replace("&", "")) for attribute, text, v, _key, _tip in MARKUP}
+        if view not in names:
+            view = "all"
+        self.view.set_markup_view(view)
+        getattr(self, names[view][0]).setChecked(True)
+        if remember:
+            self.desktop.setValue(MARKUP_KEY, view)
+            self.desktop.sync()
+            self.statusBar().showMessage(f"Showing {names[view][1]}.", 4000)
 
     def save_layout(self) -> None:
         """Remember the window's size and position and where its docks are."""

@@ -7,7 +7,7 @@ tests and the window's own code reach them by name; the menus hold the same QAct
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 # (attribute, text, slot name on the window, shortcut: a standard key, a string or None, status tip)
 FILE = [
@@ -19,8 +19,8 @@ FILE = [
     "-",
     ("compare_action", "&Compare…", "compare_dialog", None, "Compare two versions: the redline opens in a new window"),
     "-",
-    ("export_pdf_action", "Export &PDF (with redlines)…", "export_pdf_dialog", None,
-     "The pages as laid out, with tracked changes and comment markers"),
+    ("export_pdf_action", "Export &PDF (as shown)…", "export_pdf_dialog", None,
+     "The pages in the markup view shown: in All Markup with the redlines and the comments beside each page"),
     ("export_clean_pdf_action", "Export clean PD&F…", "export_clean_pdf_dialog", None,
      "The document as it reads with every change accepted"),
     ("export_audit_jsonl_action", "Export audit log (JSON &Lines)…", "export_audit_jsonl_dialog", None,
@@ -71,7 +71,18 @@ VIEW = [
     ("actual_size_action", "&Actual size", "actual_size", "Ctrl+0", None),
     ("fit_width_action", "Fit &width", "fit_width", "Ctrl+1", None),
     ("fit_page_action", "Fit &page", "fit_page", "Ctrl+2", None),
-    "-", "docks",
+    "-", "markup", "-", "docks",
+]
+# the markup views, one checked at a time: (attribute, text, view, shortcut, status tip)
+MARKUP = [
+    ("markup_all_action", "A&ll Markup", "all", "Ctrl+Alt+1",
+     "Tracked changes as redlines in each author's colour; comments in balloons beside the page"),
+    ("markup_simple_action", "&Simple Markup", "simple", "Ctrl+Alt+2",
+     "The text as it reads with the changes accepted, a bar beside each changed line; comments beside the page"),
+    ("markup_none_action", "&No Markup", "none", "Ctrl+Alt+3",
+     "The text as it reads with every change accepted, nothing marked"),
+    ("markup_original_action", "O&riginal", "original", "Ctrl+Alt+4",
+     "The text as it was before the tracked changes, nothing marked"),
 ]
 TOOLBAR = ("open_action", "save_action", None, "undo_action", "redo_action", None, "find_action", None,
            "previous_change_action", "next_change_action", "accept_action", "reject_action", None,
@@ -133,6 +144,25 @@ def _undo_actions(window, group) -> tuple[QAction, QAction]:
     return out[0], out[1]
 
 
+def _markup_actions(window, menu) -> None:
+    """All / Simple / No Markup / Original as one exclusive group; each calls window.set_markup_view."""
+    group = QActionGroup(window)
+    group.setExclusive(True)
+    for attribute, text, view, key, tip in MARKUP:
+        action = QAction(text, window)
+        action.setObjectName(attribute)
+        action.setCheckable(True)
+        action.setShortcuts(_shortcuts(key))
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+        action.setData(view)
+        action.triggered.connect(lambda _checked=False, v=view: window.set_markup_view(v))
+        group.addAction(action)
+        menu.addAction(action)
+        setattr(window, attribute, action)
+    window.markup_group = group
+
+
 def install_actions(window, undo_group, docks) -> None:
     """Create every action as window.<attribute>, the menu bar, the Open Recent submenu
     (window.recent_menu) and the main toolbar. Uses window.view for the page-only shortcuts."""
@@ -154,6 +184,8 @@ def install_actions(window, undo_group, docks) -> None:
             elif spec == "docks":
                 for dock in docks:
                     menu.addAction(dock.toggleViewAction())
+            elif spec == "markup":
+                _markup_actions(window, menu)
             else:
                 menu.addAction(make_action(window, spec))
     for name in PAGE_SHORTCUTS:
