@@ -286,3 +286,18 @@ def test_the_page_view_takes_kind_colours(qtbot, view):
     hits = sum(1 for x in range(int(frag.x + para.x + x1), int(frag.x + para.x + x2))
                for y in range(int(y0), int(y0 + para.lines[k].height)) if QColor(image.pixel(x, y)) == want)
     assert hits > x2 - x1  # the glyphs and the strike line in the deletion colour
+
+
+def test_the_window_exports_the_view_shown_and_says_which(qtbot, tmp_path, monkeypatch):
+    from chat_helpers import open_window
+    from PySide6.QtWidgets import QFileDialog
+
+    window = open_window(qtbot, tmp_path, None, source=EIGENPAL)
+    with qtbot.waitSignal(window.view.layoutFinished, timeout=15_000):
+        window.set_markup_view("original")
+    asked = []
+    target = tmp_path / "as shown.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), ""))
+    assert window.export_pdf_dialog() == str(target)
+    assert asked[0].endswith(" (original).pdf")
+    assert window.statusBar().currentMessage().endswith(f"pages as they were before the tracked changes to {target}")

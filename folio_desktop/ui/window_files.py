@@ -340,12 +340,19 @@ class FilesMixin:
         return target
 
     def export_pdf_dialog(self) -> str | None:
+        """The pages as shown: in the markup view chosen (redlines and balloons in All Markup)."""
+        shown = {"all": ("with redlines and comments", " (redline).pdf"),
+                 "simple": ("in Simple Markup", " (simple markup).pdf"),
+                 "none": ("with every change accepted", " (no markup).pdf"),
+                 "original": ("as they were before the tracked changes", " (original).pdf")}
+        words, suffix = shown.get(self.view.markup_view, shown["all"])
+
         def write(target):
             layout = self.view.document_layout or self.view.finish_layout()
             pages = export_pdf(self.reviewer, target, markup=True, layout=layout)
-            return f"Exported {pages} pages with redlines to {target}"
+            return f"Exported {pages} pages {words} to {target}"
 
-        return self._export("Export PDF with redlines", " (redline).pdf", PDF_FILTER, write)
+        return self._export("Export PDF (as shown)", suffix, PDF_FILTER, write)
 
     def export_clean_pdf_dialog(self) -> str | None:
         def write(target):
