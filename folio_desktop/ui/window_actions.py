@@ -59,6 +59,10 @@ REVIEW = [
     "-",
     ("accept_action", "&Accept change", "accept_change", "Ctrl+Shift+A", "Accept the selected tracked change"),
     ("reject_action", "&Reject change", "reject_change", "Ctrl+Shift+R", "Reject the selected tracked change"),
+    ("accept_next_action", "Accept and &Move to Next", "accept_and_next", "Ctrl+Shift+Return",
+     "Accept the selected tracked change and go to the next one"),
+    ("reject_next_action", "Reject and Mo&ve to Next", "reject_and_next", "Ctrl+Shift+Delete",
+     "Reject the selected tracked change and go to the next one"),
     ("accept_all_action", "Accept a&ll changes", "accept_all", None, "Accept every change the changes panel shows"),
     ("reject_all_action", "Reject all c&hanges", "reject_all", None, "Reject every change the changes panel shows"),
     "-",
@@ -97,7 +101,8 @@ DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "expor
                     "export_audit_jsonl_action", "export_audit_html_action", "find_action", "find_next_action",
                     "find_previous_action", "edit_paragraph_action", "insert_paragraph_action",
                     "delete_paragraph_action", "replace_selection_action", "next_change_action",
-                    "previous_change_action", "accept_action", "reject_action", "accept_all_action",
+                    "previous_change_action", "accept_action", "reject_action", "accept_next_action",
+                    "reject_next_action", "accept_all_action",
                     "reject_all_action", "add_comment_action", "go_to_page_action")
 # editing shortcuts act only while the pages have the focus: typed in the chat or a panel's field,
 # Ctrl+Return or Ctrl+Shift+Backspace must not insert or delete a paragraph

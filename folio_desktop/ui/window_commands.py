@@ -10,7 +10,7 @@ pauses. Comments go through the reviewer directly and refresh here. Each is writ
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QInputDialog
 
 from .edit_dialogs import ask_text
@@ -85,7 +85,12 @@ class CommandsMixin:
         if change is None:
             return False
         self._clicked_change = change_id
-        return self.view.select_change(change)
+        shown = self.view.select_change(change)
+        if not shown and self.view.is_laying_out:
+            # an accept or reject is being laid out again: select the change once its pages are back
+            self.view.layoutFinished.connect(lambda _n: self._clicked_change == change_id and self.show_change(change_id),
+                                             Qt.SingleShotConnection)
+        return shown
 
     def next_change(self) -> int | None:
         found = self.changes.next_change()
@@ -97,6 +102,29 @@ class CommandsMixin:
         found = self.changes.previous_change()
         if found is None:
             self.statusBar().showMessage("There are no tracked changes to go to.", 5000)
+        return found
+
+    def accept_and_next(self) -> int | None:
+        return self._resolve_and_next(True)
+
+    def reject_and_next(self) -> int | None:
+        return self._resolve_and_next(False)
+
+    def _resolve_and_next(self, accept: bool) -> int | None:
+        """Accept (reject) the change chosen in the panel or clicked in the pages, then go to the next
+        one; with none chosen, go to the first. Returns the change now selected."""
+        panel = self.changes
+        if not panel.selected_change_ids() and self.current_change_id() is not None:
+            panel.select_change(self.current_change_id())
+        done = panel.selected_rows()
+        found = panel.accept_and_next() if accept else panel.reject_and_next()
+        row = panel.row_of(found) if found is not None else None
+        if done and row is not None:
+            verb = "Accepted" if accept else "Rejected"
+            what = done[0].title if len(done) == 1 else f"{len(done)} changes"
+            self.statusBar().showMessage(f"{verb}: {what}. Next: {row.title}, {_clip(row.text, 40)}".rstrip(", "), 5000)
+        elif found is None:
+            self.statusBar().showMessage("There are no tracked changes left.", 5000)
         return found
 
     def _change(self, change_id: int | None):
@@ -137,7 +165,8 @@ class CommandsMixin:
         if self._change(chosen) is None:
             self.statusBar().showMessage(f"Click a tracked change in the document first, then {verb} it.", 5000)
             return False
-        return self._resolve(accept, [chosen]) > 0
+        # the whole row of the changes panel: a move's two halves, a paragraph's mark with its text
+        return self._resolve(accept, self.changes.row_ids(chosen)) > 0
 
     def _resolve(self, accept: bool, change_ids: list[int]) -> int:
         """Accept or reject changes as one undo step (ReviewActions takes a whole inserted or deleted
