@@ -4,7 +4,7 @@ relayout, paint). Targets: median < 50 ms, 95th percentile < 100 ms. Then pages 
 document and checks that no page is stale: every page the view holds (and paints) reads exactly as
 a fresh layout of the edited document does.
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/typing_latency.py [--keys 120] [--repeats 10]
+    QT_QPA_PLATFORM=offscreen python benchmarks/typing_latency.py [--keys 120] [--repeats 10] [--source X.docx]
 
 Keys are sent as real key events (QTest) to the page view, with the event loop run between them
 as it is while someone types (about 8 keys a second, faster than the pause after which the panels
@@ -35,14 +35,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def open_long_window(app, folder: Path, repeats: int):
+def open_long_window(app, folder: Path, repeats: int, source: Path | None = None):
     from longdoc import build_long_nvca
 
     from folio_desktop.assistant import AssistantSettings
     from folio_desktop.ui.review_window import ReviewWindow
 
-    path = folder / "nvca_long.docx"
-    path.write_bytes(build_long_nvca(repeats))
+    path = folder / (source.name if source else "nvca_long.docx")
+    path.write_bytes(source.read_bytes() if source else build_long_nvca(repeats))
     settings = AssistantSettings(api_key=None, key_source=None, base_url=None, model="claude-sonnet-5-5",
                                  author="Lawyer", config_dir=folder / "config")
     window = ReviewWindow(settings)
@@ -141,13 +141,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keys", type=int, default=120)
     parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--source", type=Path, help="type in this .docx instead of the NVCA x10")
     args = parser.parse_args()
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
     with tempfile.TemporaryDirectory() as folder:
-        window = open_long_window(app, Path(folder), args.repeats)
+        window = open_long_window(app, Path(folder), args.repeats, args.source)
         view = window.view
         page = click_into_middle(app, window)
         block_id = view.caret_block_id()
@@ -161,7 +162,8 @@ def main() -> int:
         after = window.reviewer.snapshot().block(block_id)
         checked, stale = stale_pages(app, window)
         median, p95 = statistics.median(times), percentile(times, 0.95)
-        print(f"NVCA x{args.repeats}: {len(view.pages)} pages; {args.keys} keys typed on page {page}")
+        name = args.source.name if args.source else f"NVCA x{args.repeats}"
+        print(f"{name}: {len(view.pages)} pages; {args.keys} keys typed on page {page}")
         print(f"keystroke to painted page: median {median * 1000:.1f} ms (target < 50), "
               f"95th percentile {p95 * 1000:.1f} ms (target < 100), slowest {max(times) * 1000:.1f} ms")
         print(f"Backspace: median {statistics.median(backspaces) * 1000:.1f} ms; "

@@ -236,15 +236,16 @@ def test_paste_plain_text_and_rich_text_as_plain_paragraphs(qtbot, window, tmp_p
     view, original = window.view, rejected_text(SAMPLE)
     before = text_of(window, PURPOSE)
     click_at(qtbot, view, PURPOSE, len("“Purpose” means"))
-    QGuiApplication.clipboard().setText(" first line\nsecond line\nthird")
+    QGuiApplication.clipboard().setText(" first line\nsecond line\n\n**not bold**\nthird")
     key(qtbot, view, Qt.Key_V, Qt.ControlModifier)
     snapshot = window.reviewer.snapshot()
     index = snapshot.anchors[PURPOSE].index
     head = len("“Purpose” means")
-    assert [b.text for b in snapshot.blocks[index:index + 3]] == [
-        before[:head] + " first line", "second line", "third" + before[head:]]
+    assert [b.text for b in snapshot.blocks[index:index + 5]] == [
+        before[:head] + " first line", "second line", "", "**not bold**", "third" + before[head:]]
     assert steps(window) == ["Paste"]
     assert view.caret_mark().offset == len("third")
+    index += 2
     data = QMimeData()
     data.setHtml("<p>Alpha <b>beta</b></p><p>Gamma</p>")
     QGuiApplication.clipboard().setMimeData(data)
@@ -412,3 +413,17 @@ def test_typing_in_a_long_contract_lays_out_exactly_as_a_fresh_layout(qtbot, tmp
     same_as_fresh_layout(window)
     check_saved(window, tmp_path, original)
     assert {c.author for c in reviewer.get_changes()} == {LAWYER}
+
+
+def test_keys_that_do_not_type_leave_the_text_alone(qtbot, window):
+    view = window.view
+    click_at(qtbot, view, DEFINITION, MEANS)
+    version = window.reviewer.document_version()
+    for k, modifier in ((Qt.Key_Q, Qt.AltModifier), (Qt.Key_K, Qt.ControlModifier), (Qt.Key_F5, Qt.NoModifier),
+                        (Qt.Key_Escape, Qt.NoModifier), (Qt.Key_Shift, Qt.ShiftModifier)):
+        key(qtbot, view, k, modifier)
+    assert window.reviewer.document_version() == version and steps(window) == []
+    assert view.caret_mark().offset == MEANS
+    key(qtbot, view, Qt.Key_Right, Qt.ShiftModifier, times=2)
+    key(qtbot, view, Qt.Key_Escape)  # the selection goes, the caret stays
+    assert view.selection_text() == "" and view.caret_mark().offset == MEANS + 2

@@ -340,6 +340,7 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     assert len(reviewer.get_changes()) == count
     opened = on_dialog(lambda dialog: dialog.reject(), timeout_ms=300)
     key(qtbot, window, "F2")
+    qtbot.wait(400)  # the dialog watcher's whole window: it must not outlive this test and answer the next one's
     assert not opened
 
     # every edit is one undo step: four undos give back the original document

@@ -46,11 +46,20 @@ def clusters(text: str) -> list[tuple[int, int]]:
     return out
 
 
+WINDOW = 64  # longer than any cluster a contract holds (the longest emoji ZWJ sequences are ~10)
+
+
 def cluster_around(text: str, index: int) -> tuple[int, int] | None:
     """The cluster that code-point index falls strictly inside, or None when it is a boundary."""
     if index <= 0 or index >= len(text) or text.isascii():
         return None
-    for start, end in clusters(text):
+    # only the text around index matters: from a character that surely begins a cluster (typing in
+    # a long paragraph must not walk all of it for every key)
+    base = max(index - WINDOW, 0)
+    while base > 0 and (_extends(text[base]) or text[base - 1] == "\u200d" or _regional(text[base])):
+        base -= 1
+    for start, end in clusters(text[base:index + WINDOW]):
+        start, end = start + base, end + base
         if start < index < end:
             return start, end
         if start >= index:

@@ -49,6 +49,7 @@ class PageEditor(QObject):
         self._frozen = None  # the document whose objects were last moved out of the collector's way
         view.editor = self
         view.layoutFinished.connect(self._freeze)
+        view.destroyed.connect(_thaw)  # a closed window's objects must be collectable again
 
     # -- keys -----------------------------------------------------------------------------------------
 
@@ -69,7 +70,8 @@ class PageEditor(QObject):
             self.type_text("\t")
         else:
             text = event.text()
-            if ctrl or not text or not all(ch.isprintable() for ch in text):
+            alt_only = bool(mods & Qt.AltModifier) and not mods & Qt.ControlModifier  # a menu's Alt+letter
+            if ctrl or alt_only or not text or not all(ch.isprintable() for ch in text):
                 return False
             self.type_text(text)
         return True
@@ -82,7 +84,7 @@ class PageEditor(QObject):
         if "\n" in text and text != "\n":
             return self._paste_lines(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
         if self.view.selection_marks() is not None:
-            return self._replace_selection(text, "Typing" if label == "Typing" else label)
+            return self._replace_selection(text, label)
         caret = self._caret()
         if caret is None:
             return False
@@ -103,11 +105,10 @@ class PageEditor(QObject):
         k = caret.offset
         if (direction < 0 and k == 0) or (direction > 0 and k >= len(text)):
             return self._join(caret, direction)
-        if word:
-            other = self.view._flow.move_word(self.view._caret, direction)
-            mark = self.view._mark(other)
-            start, end = sorted((k, mark.offset if mark is not None and mark.block_id == caret.block_id else
-                                 (0 if direction < 0 else len(text))))
+        if word:  # to the word's edge, within this paragraph
+            mark = self.view.word_mark(direction)
+            edge = mark.offset if mark is not None and mark.block_id == caret.block_id else (0 if direction < 0 else len(text))
+            start, end = sorted((k, edge))
         elif direction < 0:
             start, end = _cluster_before(text, k), k
         else:
@@ -197,15 +198,42 @@ class PageEditor(QObject):
         if caret is None:
             return False
 
+        block = self.view.reviewer.snapshot().block(caret.block_id)
+        in_table = block is not None and block.table is not None
+
         def script(apply):
-            here = caret
-            for n, line in enumerate(lines):
-                if line:
-                    here = self._insert(apply, here, line)
-                if n < len(lines) - 1:
-                    self._split(apply, here.block_id, here.offset)
-                    here = self._next_block_start(here.block_id)
-            return here
+            here = self._insert(apply, caret, lines[0]) if lines[0] else caret
+            self._split(apply, here.block_id, here.offset)
+            second = self._next_block_start(here.block_id)
+            middle, last = lines[1:-1], lines[-1]
+            if in_table:  # a new paragraph is inserted beside a table, not in its cell: split line by line
+                for line in middle:
+                    if line:
+                        second = self._insert(apply, second, line)
+                    self._split(apply, second.block_id, second.offset)
+                    second = self._next_block_start(second.block_id)
+                return self._insert(apply, second, last) if last else second
+            # one batch for the rest: the middle lines as new paragraphs after the first half (given
+            # last to first, since each goes right after it), the last line at the second half's start
+            literal = any("**" in line for line in middle)  # inserted text reads **x** as bold: fill those in after
+            ops = [{"type": "insertAfterBlock", "blockId": here.block_id, "text": "" if literal else line}
+                   for line in reversed(middle)]
+            rest = self._text(second.block_id) or ""
+            if last and rest:  # before the second half's first character
+                end = _cluster_after(rest, 0)
+                ops.append(_replace(second.block_id, rest, 0, end, last + rest[:end]))
+            elif last:
+                ops.append({"type": "replaceBlock", "blockId": second.block_id, "text": last})
+            if ops:
+                apply(ops)
+            if literal:
+                snapshot = self.view.reviewer.snapshot()
+                start = snapshot.anchors[here.block_id].index + 1
+                fill = [{"type": "replaceBlock", "blockId": block.id, "text": line}
+                        for block, line in zip(snapshot.blocks[start:start + len(middle)], middle) if line]
+                if fill:
+                    apply(fill)
+            return Mark(second.block_id, len(last), False)
 
         return self._run("Paste", [caret.block_id], script, None)
 
@@ -292,6 +320,7 @@ class PageEditor(QObject):
         reviewer = self.view.reviewer
         if reviewer is not None and reviewer is not self._frozen:
             self._frozen = reviewer
+            gc.unfreeze()  # the document shown before may be garbage now
             gc.collect()
             gc.freeze()
 
@@ -384,3 +413,7 @@ def _is_marker(s: str) -> bool:
 def _mark_deleted(p) -> bool:
     mark = p.find(f"{_W}pPr/{_W}rPr")
     return mark is not None and (mark.find(_W + "del") is not None or mark.find(_W + "moveFrom") is not None)
+
+
+def _thaw(*_args) -> None:
+    gc.unfreeze()

@@ -174,6 +174,10 @@ class SelectionMixin:
         start, end = self._mark(ends[0]), self._mark(ends[1])
         return (start, end) if start is not None and end is not None else None
 
+    def word_mark(self, direction: int) -> Mark | None:
+        """Where Ctrl+Right (direction 1) or Ctrl+Left (-1) would take the caret."""
+        return self._mark(self._flow.move_word(self._caret, direction)) if self._caret is not None else None
+
     def place_caret(self, caret: Mark, anchor: Mark | None = None) -> bool:
         """Put the caret (and the selection's other end) at document positions; False when the
         block is not laid out."""
@@ -323,7 +327,10 @@ class SelectionMixin:
         elif event.modifiers() & Qt.ControlModifier and event.key() == Qt.Key_0:
             self.set_zoom(1.0)
         elif event.key() == Qt.Key_Escape and self._anchor is not None:
-            self.clear_selection()
+            if editor is not None and self._caret is not None:
+                self._select(self._caret, self._caret)  # pages one types in keep their caret
+            else:
+                self.clear_selection()
         elif not (event.key() in NAVIGATION and self._move_caret(event)):
             super().keyPressEvent(event)
 

@@ -91,12 +91,16 @@ def _reindex(layout: DocumentLayout, old_pages, first: int, last: int) -> None:
 
 
 def _signature(page) -> tuple:
-    """What a page holds: every fragment's paragraph, lines and place. A page after the edit that
-    holds exactly what it held before ends the flow in the same state (the same line of the same
-    paragraph, the same notes carried on, since notes are placed in the order of their references),
-    so the pages after it come out the same too."""
-    return page.number, tuple((f.story, id(f.para_element), f.first_line, f.last_line, round(f.x, 2), round(f.y, 2))
-                              for f in page.fragments)
+    """What a page holds: its body fragments' paragraphs, lines and places, and its notes' lines and
+    places. A page after the edit that holds exactly what it held before ends the flow in the same
+    state (the same line of the same paragraph, the same notes carried on, since notes are placed
+    in the order of their references), so the pages after it come out the same too. Headers and
+    footers follow from the page number alone (and are laid out afresh, as new elements, for every
+    page), so they are left out."""
+    return page.number, tuple(
+        (f.story, id(f.para_element) if f.story == "main" else None, f.first_line, f.last_line,
+         round(f.x, 2), round(f.y, 2))
+        for f in page.fragments if not f.story.startswith(("header", "footer")))
 
 
 def _forget_text_edits(paginator, snapshot, paragraphs) -> bool:

@@ -221,8 +221,10 @@ class CommandsMixin:
         block = self._target_block("edit it")
         if block is None:
             return False
-        text = self.ask_text("Edit paragraph", "Rewrite the paragraph. Your changes become tracked changes.",
-                             block.text, "Apply")
+        how = "become tracked changes" if self.review_actions.track_changes else "are made directly (Track Changes is off)"
+        text = self.ask_text("Edit paragraph", "Rewrite the paragraph as it should read. This box shows its text as it "
+                             "reads with the pending changes, not the changes themselves; what you change here "
+                             f"{how}. You can also type straight into the page.", block.text, "Apply")
         if text is None or text == block.text:
             return False
         if not self._edit("Edited the paragraph", self.review_actions.edit_paragraph, block.id, text):
