@@ -464,3 +464,19 @@ def test_the_marked_up_pdf_prints_the_balloons(qapp, tmp_path):
     clean = tmp_path / "clean.pdf"
     export_pdf(rev, clean, markup=False)
     assert squash(rev.get_comments()[0].text) not in squash(Pdf(clean.read_bytes()).text(0))
+
+
+def test_a_comment_on_a_selected_word_anchors_on_that_occurrence(qtbot, tmp_path):
+    from chat_helpers import open_window
+    from docbuilder import build_docx, p
+
+    path = tmp_path / "twice.docx"
+    path.write_bytes(build_docx(p("The Supplier shall deliver the goods and shall invoice them.", "10000001")))
+    window = open_window(qtbot, tmp_path, None, source=path)
+    text = window.reviewer.snapshot().block("10000001").text
+    second = text.index("shall", text.index("shall") + 1)
+    assert window.view.select_range("10000001", second, second + len("shall"))
+    comment_id = window.add_comment("Why twice?")
+    assert comment_id is not None
+    marked = window.reviewer.get_content_as_text(annotated=True)
+    assert f'goods and <comment id="{comment_id}">shall</comment> invoice' in marked

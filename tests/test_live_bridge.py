@@ -356,8 +356,8 @@ def test_view_shows_an_edit_and_loses_it_on_undo(qtbot, view, data):
     old_word = next(w for w in anchor.text.split() if len(w) > 5 and w.isalpha() and anchor.text.count(w) == 1)
     word_page = layout.page_of(anchor.id, anchor.text.index(old_word))
     relayouts = []
-    original = layout.relayout
-    layout.relayout = lambda *a, **k: relayouts.append(k) or original(*a, **k)
+    original = view.relayout_blocks
+    view.relayout_blocks = lambda ids: relayouts.append({"changed_block_ids": set(ids)}) or original(ids)
 
     # nothing applied: no relayout, no notice
     assert bridge.apply_document_operations({"version": 1, "dryRun": True, "operations": [
@@ -393,3 +393,15 @@ def test_view_shows_an_edit_and_loses_it_on_undo(qtbot, view, data):
                for n in range(max(page - 1, 1), page + 3))
     assert view.document_layout is not None and all(text not in p.text() for p in view.document_layout.pages)
     assert call(bridge, "read_changes")["changes"] == []
+
+
+def test_claudes_edit_elsewhere_leaves_the_lawyers_caret_where_it_was(qtbot, view, data):
+    bridge = live(qtbot, view, data[PILOT.name], author="Claude")
+    blocks = plain_blocks(bridge)
+    mine, theirs = blocks[1], blocks[-1]
+    assert view.select_range(mine.id, 5, 12)
+    chosen = view.selection_text()
+    summary = call(bridge, "suggest_changes", {"operations": [
+        {"type": "insertAfterBlock", "blockId": theirs.id, "text": "Claude adds this clause."}]})
+    assert len(summary["applied"]) == 1
+    assert view.caret_block_id() == mine.id and view.selection_text() == chosen

@@ -301,3 +301,19 @@ def test_the_window_exports_the_view_shown_and_says_which(qtbot, tmp_path, monke
     assert window.export_pdf_dialog() == str(target)
     assert asked[0].endswith(" (original).pdf")
     assert window.statusBar().currentMessage().endswith(f"pages as they were before the tracked changes to {target}")
+
+
+def test_a_copy_takes_the_text_as_the_view_shows_it(qtbot, view):
+    rev = DocxReviewer.open(EIGENPAL)
+    deleted = next(c.text for c in rev.get_changes() if c.type == "deletion" and len(c.text) > 3)
+    with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+        view.set_document(rev)
+    for markup, has_deleted in (("all", False), ("original", True)):
+        if view.markup_view != markup:
+            with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+                view.set_markup_view(markup)
+        view.select_all()
+        view.setFocus()
+        qtbot.keyClick(view, Qt.Key_C, Qt.ControlModifier)
+        copied = " ".join(QApplication.clipboard().text().split())
+        assert (" ".join(deleted.split()) in copied) is has_deleted, markup

@@ -84,12 +84,8 @@ class LiveBridge(ReviewerBridge):
         if layout is None or block_ids is None:
             view.relayout()  # start over in the background; page questions finish it on demand
             return
-        h, v = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
-        # remeasures only the changed paragraphs and paginates on from the first page they touch
-        layout.relayout(changed_block_ids=block_ids)
-        view.set_layout(layout, self.reviewer)  # new pages, text flow and redline index; zoom is kept
-        view.horizontalScrollBar().setValue(h)
-        view.verticalScrollBar().setValue(v)
+        # only the pages the edit reaches, keeping zoom, scroll, and the lawyer's caret and selection
+        view.relayout_blocks(block_ids)
 
     def _notify(self, result: dict) -> None:
         if self.on_changed is not None:

@@ -52,7 +52,8 @@ class SelectionMixin:
         """The selected text as it reads with the shown changes accepted (deleted text left out)."""
         if self._anchor is None or self._caret is None or self._anchor == self._caret:
             return ""
-        return self._flow.text(self._anchor, self._caret)
+        # the Original view shows deleted text as text: a copy there takes it along
+        return self._flow.text(self._anchor, self._caret, keep_deleted=self.markup_view == "original")
 
     def select_block(self, block_id: str) -> bool:
         entries = self._flow.block_entries(block_id)

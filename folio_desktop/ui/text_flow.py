@@ -65,14 +65,15 @@ def range_rects(frag: Fragment, start: int, end: int) -> list[QRectF]:
     return out
 
 
-def visible_text(frag: Fragment, start: int, end: int) -> str:
+def visible_text(frag: Fragment, start: int, end: int, keep_deleted: bool = False) -> str:
     """Display text [start, end) as it reads with the shown changes accepted: deleted text is left
-    out, list labels stay, line separators become newlines."""
+    out (unless `keep_deleted`: the Original view shows it as text), list labels stay, line
+    separators become newlines."""
     para = frag.para
     keep = []
     pos = start
     for span in para.spans:
-        if span.kind != "deleted" or span.end <= start or span.start >= end:
+        if keep_deleted or span.kind != "deleted" or span.end <= start or span.start >= end:
             continue
         keep.append(para.text[pos:max(span.start, pos)])
         pos = max(pos, span.end)
@@ -178,7 +179,7 @@ class TextFlow:
 
     # -- text --------------------------------------------------------------------------------
 
-    def text(self, a: TextPos, b: TextPos) -> str:
+    def text(self, a: TextPos, b: TextPos, keep_deleted: bool = False) -> str:
         if b < a:
             a, b = b, a
         parts = []
@@ -190,7 +191,7 @@ class TextFlow:
             e = b.offset if i == b.index else hi
             if prev is not None and prev is not frag.para:
                 parts.append("\n")
-            parts.append(visible_text(frag, s, e))
+            parts.append(visible_text(frag, s, e, keep_deleted))
             prev = frag.para
         return "".join(parts)
 

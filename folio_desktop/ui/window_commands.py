@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QInputDialog
 
+from ..docx.search import text_range
 from .edit_dialogs import ask_text
 from .page_editing import PageEditor
 from .review_actions import EditRefused
@@ -75,9 +76,11 @@ class CommandsMixin:
         self.changes.select_change(change_id)
         change = self._change(change_id)
         if change is not None:
+            row = self.changes.row_of(change_id)  # says it as the Changes panel does ("Moved · 7.11")
+            what = row.title if row is not None else change.type
             who = f" by {change.author}" if change.author else ""
-            self.statusBar().showMessage(f"{change.type.capitalize()}{who}: “{_clip(change.text)}”. "
-                                         "Accept or reject it from the Review menu.")
+            text = row.text if row is not None else change.text
+            self.statusBar().showMessage(f"{what}{who}: “{_clip(text)}”. Accept or reject it from the Review menu.")
 
     def show_change(self, change_id: int) -> bool:
         """Select a change in the pages (the changes panel asked, or next/previous)."""
@@ -176,6 +179,7 @@ class CommandsMixin:
             return 0
         by_id = {c.id: c for c in self.reviewer.get_changes()}
         chosen = [by_id[i] for i in dict.fromkeys(change_ids) if i in by_id]
+        rows = list({id(r): r for c in chosen if (r := self.changes.row_of(c.id)) is not None}.values())
         done = (self.review_actions.accept if accept else self.review_actions.reject)([c.id for c in chosen])
         if not done:
             self.statusBar().showMessage(f"That change could not be {verb}ed; it may already be resolved.", 5000)
@@ -184,7 +188,10 @@ class CommandsMixin:
         for change in chosen:
             self.record(verb, change_id=change.id, type=change.type, text=change.text, author=change.author,
                         blockId=change.block_id)
-        if len(chosen) == 1:
+        if len(rows) == 1:  # one decision, however many marks it folds (a move, a paragraph and its mark)
+            row = rows[0]
+            self.statusBar().showMessage(f"{verb.capitalize()}ed: {row.title}, “{_clip(row.text)}”.", 5000)
+        elif len(chosen) == 1:
             change = chosen[0]
             self.statusBar().showMessage(f"{verb.capitalize()}ed the {change.type} “{_clip(change.text)}”.", 5000)
         else:
@@ -378,10 +385,13 @@ class CommandsMixin:
         if block_id is None:
             self.statusBar().showMessage("Select the text to comment on first.", 5000)
             return None
-        quote = self.reviewer.snapshot().block(block_id).text[found[1]:found[2]] if found else None
+        block = self.reviewer.snapshot().block(block_id)
+        quote = block.text[found[1]:found[2]] if found else None
+        # on the selected range itself, not on the first occurrence of its words in the paragraph
+        rng = text_range(block, found[1], found[2]) if found else None
         try:
             comment_id = self.review_actions.perform(
-                "Add comment", lambda: self.reviewer.add_comment(block_id, text, quote=quote or None), {block_id})
+                "Add comment", lambda: self._comment_on(block_id, text, rng, quote), {block_id})
         except LookupError as exc:
             self.statusBar().showMessage(f"The comment was not added: {exc}", 8000)
             return None
@@ -389,6 +399,16 @@ class CommandsMixin:
         self.comments.select_comment(comment_id)
         self.statusBar().showMessage("Comment added.", 5000)
         return comment_id
+
+    def _comment_on(self, block_id: str, text: str, rng: dict | None, quote: str | None = None) -> int:
+        if rng is None:  # no selection (the whole paragraph), or one that cuts a note marker
+            return self.reviewer.add_comment(block_id, text, quote=quote or None)
+        result = self.reviewer.apply_document_operations(
+            {"version": 1, "operations": [{"type": "commentOnRange", "range": rng, "comment": {"text": text}}]})
+        if not result["applied"]:
+            skip = result["skipped"][0]
+            raise LookupError(skip.get("message") or skip["reason"])
+        return result["applied"][0]["commentId"]
 
     def _comment(self, comment_id: int):
         return next((c for c in self.reviewer.all_comments() if c.id == comment_id), None)
