@@ -21,6 +21,9 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop changes FILE               list pending tracked changes
   folio-desktop comments FILE              list comment threads
   folio-desktop pages FILE [--json]        lay the document out: page count and each page's first words
+  folio-desktop pdf FILE -o OUT.pdf [--no-markup | --view V]
+                                           print our layout headless: with redlines and comment balloons
+                                           (default), every change accepted (--no-markup), or a view
   folio-desktop tool FILE NAME [JSON]      run one agent tool headless and print its JSON result
                                            (--save OUT.docx keeps the edits suggest_changes made)
   folio-desktop compare OLD NEW -o OUT.docx [--summary] [--author NAME] [--privacy T ...]
@@ -30,7 +33,7 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
                                            (key from ANTHROPIC_API_KEY or the app's settings)
 """
 
-SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "review")
+SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "pdf", "review")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -46,6 +49,13 @@ def _build_parser() -> argparse.ArgumentParser:
     pages = sub.add_parser("pages", help="lay the document out into pages")
     pages.add_argument("file")
     pages.add_argument("--json", action="store_true", help='print {"pageCount", "pages": [{"number", "firstWords"}]}')
+    pdf = sub.add_parser("pdf", help="print the document as laid out to a PDF")
+    pdf.add_argument("file")
+    pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
+    shown = pdf.add_mutually_exclusive_group()
+    shown.add_argument("--no-markup", action="store_true", help="every change accepted, nothing marked")
+    shown.add_argument("--view", choices=("all", "simple", "none", "original"),
+                       help="a markup view: all (default), simple, none or original")
     tool = sub.add_parser("tool", help="run one agent tool headless")
     tool.add_argument("file")
     tool.add_argument("name", help="the tool, e.g. read_document, find_text, suggest_changes")
@@ -134,6 +144,28 @@ def _run_pages(args) -> int:
     return 0
 
 
+def _run_pdf(args) -> int:
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QGuiApplication
+
+    from .ui.export import export_pdf
+
+    app = QGuiApplication.instance() or QGuiApplication([APP_NAME])  # noqa: F841 - fonts need it
+    rev = _open(args.file)
+    if args.no_markup:
+        pages = export_pdf(rev, args.output, markup=False)
+        what = "every change accepted"
+    else:
+        view = args.view or "all"
+        pages = export_pdf(rev, args.output, markup=True, view=view)
+        what = {"all": "with redlines and comments", "simple": "in Simple Markup",
+                "none": "every change accepted", "original": "as before the tracked changes"}[view]
+    print(f"{pages} page(s) {what} written to {args.output}")
+    return 0
+
+
 def _run_headless(args) -> int:
     if args.command == "review":
         from .assistant.headless import run_review
@@ -148,6 +180,8 @@ def _run_headless(args) -> int:
         return _run_tool(args)
     if args.command == "pages":
         return _run_pages(args)
+    if args.command == "pdf":
+        return _run_pdf(args)
     rev = _open(args.file)
     if args.command == "read":
         if args.json:

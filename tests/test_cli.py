@@ -42,3 +42,25 @@ def test_bad_input_is_a_clear_message_not_a_trace():
     proc = run("read", str(CORPUS / "bad" / "poi_password_is_pass.docx"))
     assert proc.returncode == 1
     assert "password-protected" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_pdf_prints_our_pages_headless(tmp_path):
+    """`folio-desktop pdf` writes our layout as a PDF, marked up (the pending deletion struck
+    through, comment balloons) or clean, says how many pages, and refuses a file it cannot open without leaving a PDF behind."""
+    source = str(CORPUS / "superdoc_word_comments_replies_tracked.docx")
+    marked, clean = tmp_path / "marked.pdf", tmp_path / "clean.pdf"
+    proc = run("pdf", source, "-o", str(marked))
+    assert proc.returncode == 0, proc.stderr
+    assert "with redlines and comments" in proc.stdout
+    proc = run("pdf", source, "-o", str(clean), "--no-markup")
+    assert proc.returncode == 0 and "every change accepted" in proc.stdout
+    marked_words = subprocess.run(["pdftotext", str(marked), "-"], capture_output=True, text=True).stdout.split()
+    clean_words = subprocess.run(["pdftotext", str(clean), "-"], capture_output=True, text=True).stdout.split()
+    assert "deletion" in marked_words and "deletion" not in clean_words  # the pending deletion
+    assert "Palmer" in marked_words and "Palmer" not in clean_words  # the comment balloon's author
+    pages = run("pages", source, "--json")
+    count = json.loads(pages.stdout)["pageCount"]
+    assert f"{count} page(s)" in proc.stdout
+    proc = run("pdf", str(CORPUS / "bad" / "poi_password_is_pass.docx"), "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 1 and "password-protected" in proc.stderr
+    assert not (tmp_path / "x.pdf").exists()
