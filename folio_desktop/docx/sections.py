@@ -238,5 +238,19 @@ def collapses_paragraph_spacing(doc: Document) -> bool:
     return flag is None or not on_off(flag)
 
 
-__all__ = ["HeaderFooterRefs", "Section", "collapses_paragraph_spacing", "even_and_odd_headers", "parse_section",
+def compatibility_mode(doc: Document) -> int:
+    """The Word version whose layout rules the document asks for (settings.xml's compatibilityMode:
+    12 Word 2007, 14 Word 2010, 15 Word 2013 and later). A document that names none opens in Word's
+    compatibility mode, as a Word 2007 document."""
+    settings = _settings(doc)
+    if settings is None:
+        return 12
+    for setting in settings.iterfind(f"{_W}compat/{_W}compatSetting"):
+        if setting.get(_W + "name") == "compatibilityMode":
+            value = setting.get(_W + "val", "")
+            return int(value) if value.isdigit() else 12
+    return 12
+
+
+__all__ = ["HeaderFooterRefs", "Section", "collapses_paragraph_spacing", "compatibility_mode", "even_and_odd_headers", "parse_section",
            "read_sections"]

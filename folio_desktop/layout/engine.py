@@ -17,7 +17,12 @@ from PySide6.QtCore import QRectF
 
 from ..docx.formatting import Formatter
 from ..docx.ooxml import W_NS, on_off
-from ..docx.sections import collapses_paragraph_spacing, even_and_odd_headers, read_sections
+from ..docx.sections import (
+    collapses_paragraph_spacing,
+    compatibility_mode,
+    even_and_odd_headers,
+    read_sections,
+)
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
 from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
@@ -52,6 +57,9 @@ class Paginator:
         self.sections = read_sections(doc)
         self.even_odd = even_and_odd_headers(doc)
         self.collapse_spacing = collapses_paragraph_spacing(doc)
+        # Word 2010 and earlier drop the space before a paragraph at the top of a page after a
+        # manual page break too; Word 2013 keeps it (word-pdf/docxide-case10, compatibility mode 14)
+        self.space_after_break = compatibility_mode(doc) >= 15
         self._measured: dict = {}
         self.note_numbers = self._number_notes()
         self._note_cache: dict = {}
@@ -211,6 +219,7 @@ class Paginator:
         self._page_notes: list = []
         self._notes_height = 0.0
         self._flowed = False
+        self._hard_break = False
         self._header_bottom, self._footer_top = self._place_headers_footers()
         self._set_columns(keep_y=False)
         self._carried_in = bool(self._note_carry)
@@ -253,6 +262,7 @@ class Paginator:
             return
         yield from self._new_page()
         self._flowed = not hard
+        self._hard_break = hard
 
     def _room(self) -> float:
         return self._column.bottom - self._notes_height - self._y
@@ -264,7 +274,7 @@ class Paginator:
         if prev is not None and para.contextual_key is not None and prev.contextual_key == para.contextual_key:
             # no space between paragraphs of one style: the previous one's space after (already added) goes too
             return 0.0 if self._at_top else -prev.space_after
-        if self._at_top and self._flowed:
+        if self._at_top and (self._flowed or (self._hard_break and not self.space_after_break)):
             return 0.0  # Word drops space before at the top of a page the text flowed onto
         if para.auto_before and self._at_top and self._page.number == 1 and not self._page.fragments_body():
             return 0.0  # auto spacing adds nothing above the document's first paragraph
@@ -311,7 +321,8 @@ class Paginator:
 
     def _keep_chain_height(self, element, para: MeasuredParagraph) -> float:
         """Height of a keepNext chain starting here, up to the first two lines of the paragraph after it."""
-        height = para.space_before + para.content_height + para.space_after
+        # the gaps are the ones the paragraphs will get (collapsed with the space after above)
+        height = self._space_before(para) + para.content_height + para.space_after
         el = element
         guard = 0
         while para.keep_next and guard < 20:
@@ -321,15 +332,16 @@ class Paginator:
                 el = el.getnext()
             if el is None or el.tag != T_P:
                 break
-            para = self.measure(el, self._column.width)
+            prev, para = para, self.measure(el, self._column.width)
+            gap = self._gap(prev.space_after, para.space_before)
             if para.keep_next and not self._ends_page_section(el):
-                height += para.space_before + para.content_height + para.space_after
+                height += gap + para.content_height + para.space_after
             else:
                 # the chain ends with the lines that must open this paragraph's page: all of them
                 # when keepLines (or widow control leaves no 2 + 1 split), else its first two
                 whole = para.keep_lines or (para.widow_control and len(para.lines) <= 3)
                 head = para.lines if whole else para.lines[:2]
-                height += para.space_before + sum(line.height for line in head)
+                height += gap + sum(line.height for line in head)
         return height
 
     def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None):

@@ -33,6 +33,17 @@ SUBSTITUTES = {
     "symbol": "DejaVu Sans",
     "wingdings": "DejaVu Sans",
 }
+# Stand-ins whose letters are not as wide as the font they replace: how much wider (or narrower) the
+# original sets text, per (bold, italic), measured as the advance widths in the PDFs Word made of the
+# word-pdf/ corpus over those PDFs' own text (benchmarks/word_fidelity.py shows the effect). Caladea
+# shares Cambria's vertical metrics but not its widths (e 441 against 488 per 1000 em, the figure 1
+# 362 against 554), so without this Cambria text breaks its lines about a word early (line-end F1
+# 0.6 against Word); Aptos, Word's newer default, has no free clone and sets 2.6% narrower than
+# Liberation Sans.
+WIDTH_FACTORS = {
+    ("cambria", "Caladea"): {(False, False): 1.048, (True, False): 1.027, (False, True): 1.031, (True, True): 1.027},
+    ("aptos", "Liberation Sans"): dict.fromkeys([(False, False), (True, False), (False, True), (True, True)], 0.974),
+}
 FALLBACK_SERIF = "Liberation Serif"
 FALLBACK_SANS = "Liberation Sans"
 _SANS_HINTS = ("sans", "arial", "helvetica", "gothic", "grotesk", "segoe", "verdana", "tahoma", "calibri", "aptos")
@@ -73,7 +84,8 @@ class FontBook:
         key = (family, round(size_pt * 2), bold, italic, caps, small_caps, round(spacing_px, 2))
         font = self._fonts.get(key)
         if font is None:
-            font = QFont(self.family(family))
+            used_family = self.family(family)
+            font = QFont(used_family)
             font.setPointSizeF(max(size_pt, 1.0))
             font.setBold(bold)
             font.setItalic(italic)
@@ -82,18 +94,27 @@ class FontBook:
                 font.setCapitalization(QFont.AllUppercase)
             elif small_caps:
                 font.setCapitalization(QFont.SmallCaps)
+            # Qt rounds a font's pixel size to a whole pixel (11 pt at 96 dpi: 15 px, not 14.67),
+            # so every advance is off by up to 1/2 px per em (+2.3% at 11 pt); scaling the advances
+            # back (and by a stand-in's width factor) keeps line breaks where Word puts them
+            exact = max(size_pt, 1.0) * 96 / 72
+            used = QFontInfo(font).pixelSize()
+            scale = (exact / used if used > 0 else 1.0) * self.width_factor(family, used_family, bold, italic)
             if spacing_px:
-                font.setLetterSpacing(QFont.AbsoluteSpacing, spacing_px)
-            else:
-                # Qt rounds a font's pixel size to a whole pixel (11 pt at 96 dpi: 15 px, not 14.67),
-                # so every advance is off by up to 1/2 px per em (+2.3% at 11 pt); scaling the
-                # advances back keeps line breaks where Word and LibreOffice put them
-                exact = max(size_pt, 1.0) * 96 / 72
-                used = QFontInfo(font).pixelSize()
-                if used > 0 and abs(used - exact) > 1e-3:
-                    font.setLetterSpacing(QFont.PercentageSpacing, 100.0 * exact / used)
+                # Qt takes one kind of letter spacing: fold the scale in as an average advance
+                extra = (scale - 1.0) * QFontMetricsF(font).averageCharWidth() if abs(scale - 1.0) > 1e-4 else 0.0
+                font.setLetterSpacing(QFont.AbsoluteSpacing, spacing_px + extra)
+            elif abs(scale - 1.0) > 1e-4:
+                font.setLetterSpacing(QFont.PercentageSpacing, 100.0 * scale)
             self._fonts[key] = font
         return font
+
+    @staticmethod
+    def width_factor(requested: str | None, used: str, bold: bool, italic: bool) -> float:
+        """How much wider the requested font sets text than the stand-in used for it (1.0 when
+        the font is installed or its stand-in is metric-compatible)."""
+        factors = WIDTH_FACTORS.get(((requested or "").strip().lower(), used))
+        return factors[(bool(bold), bool(italic))] if factors else 1.0
 
     def line_height(self, font: QFont) -> float:
         """Single line height in px from the font's hhea ascender, descender and line gap, as Word

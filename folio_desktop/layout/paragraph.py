@@ -493,11 +493,14 @@ class ParagraphMeasurer:
             start, end = line.textStart(), line.textStart() + line.textLength()
             natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
             pictures = [h for o, _w, h in objects if start <= o < end]
-            if pictures:  # an inline picture makes its line as tall as the picture
-                natural = max(natural, max(pictures) + natural * 0.2)
             if not line.textLength():
                 natural = mark_metrics
             height = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
+            if pictures and para.line_rule != "exact":
+                # an inline picture stands on the baseline: its line is the picture and the text's
+                # descent, which a multiple line spacing does not scale (Word: the OpenChain
+                # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
+                height = max(height, max(pictures) + natural * 0.2)
             start = line.textStart()
             lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
                               page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
