@@ -426,90 +426,96 @@ class ParagraphMeasurer:
             from PySide6.QtCore import Qt
 
             option.setTextDirection(Qt.RightToLeft)
-        tabs = []
         left = para.indent_left * TWIP
+        first = para.first_line * TWIP
+        custom: list[QTextOption.Tab] = []
         leaders: list[tuple[float, str]] = []
         for stop in para.tabs:
             if stop.kind in ("clear", "bar"):
                 continue
             tab_type = {"right": QTextOption.RightTab, "center": QTextOption.CenterTab,
                         "decimal": QTextOption.DelimiterTab}.get(stop.kind, QTextOption.LeftTab)
-            pos = stop.position * TWIP - left
-            tab = QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal" else QTextOption.Tab(pos, tab_type)
-            tabs.append(tab)
+            pos = stop.position * TWIP - left  # stops count from the margin, the layout from the indent
+            custom.append(QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal" else QTextOption.Tab(pos, tab_type))
             if stop.leader in ("dot", "hyphen", "underscore", "middleDot", "heavy"):
                 leaders.append((pos, stop.leader))
-        if para.first_line < 0:
-            # a hanging indent is an implicit tab stop (for a list label or typed "A.<tab>")
-            hang = QTextOption.Tab(0.0, QTextOption.LeftTab)
-            tabs.append(hang)
-        # Qt measures tab stops from the start of each line; a hanging first line starts left of
-        # the indent, so in entries laid out against a right-aligned stop (tables of contents) the
-        # stops shift by the hang. Plain hanging lists keep Qt's reading: measured against
-        # LibreOffice over the corpus it breaks their lines the same way (MSDN EULA: 14/14 page
-        # starts with it, 5/14 with the shift), which is not yet understood.
-        aligned = any(t.type in (QTextOption.RightTab, QTextOption.CenterTab) for t in tabs)
-        hang_px = -para.first_line * TWIP if para.first_line < 0 and aligned else 0.0
-        tabs = sorted((QTextOption.Tab(t.position + hang_px, t.type, t.delimiter) for t in tabs
-                       if t.position + hang_px >= 0), key=lambda t: t.position)
-        if tabs:
-            option.setTabs(tabs)
-        option.setTabStopDistance(max(self.formatter.default_tab_stop * TWIP, 8.0))
-        layout.setTextOption(option)
+        default_tab = max(self.formatter.default_tab_stop * TWIP, 8.0)
+        option.setTabStopDistance(default_tab)
+        indent_right = para.indent_right * TWIP
+        avail = max(width - left - indent_right, 10.0)
+        # Qt breaks a line measuring its tab stops from the layout's origin but draws it measuring
+        # them from the line's own start, so a line moved off the origin (a first-line or hanging
+        # indent, where a list label sits) would be drawn with its text pushed past the right edge
+        # (ILPA p.4 "(a) credit ... restore"). Each line is broken at x = 0 and moved after, with
+        # the stops shifted for the first line, where Word's count from the indent. A paragraph
+        # whose later lines hold tabs as well keeps unshifted stops, right for those lines.
+        stops = _tab_stops(custom, first, left, default_tab, width)
+
+        def set_stops(by: float) -> None:
+            option.setTabs(sorted((QTextOption.Tab(t.position + by, t.type, t.delimiter) for t in stops
+                                   if t.position + by >= 0), key=lambda t: t.position))
+            layout.setTextOption(option)
+
+        shift = -first
+        set_stops(shift)
         layout.setFormats([_format_range(a, b, cf) for a, b, cf in formats])
 
-        indent_right = para.indent_right * TWIP
-        first = para.first_line * TWIP
-        avail = max(width - left - indent_right, 10.0)
-        furthest = max((t.position for t in tabs), default=0.0)
+        furthest = max((t.position + shift for t in custom), default=0.0)
         # a tab stop past the right indent (TOC page numbers at a stop in the margin): text still
         # wraps at the indent, but the last tab and what follows it may run on to that stop
         last_tab = text.rfind("\t")
         tab_width = furthest + 1.0 if furthest > avail and last_tab >= 0 else 0.0
-        lines: list[Line] = []
-        layout.beginLayout()
-        y = 0.0
-        index = 0
         mark_font_obj = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
         # LibreOffice scales the whole single line height, line gap included, for multiples
         # (measured: Carlito 12 pt at 1.15 lines is 16.8 pt, not 13.8)
         mark_metrics = self.fonts.line_height(mark_font_obj)
         ranges = [(a, b, self.fonts.line_height(cf.font())) for a, b, cf in formats]
-        while True:
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            line.setLeadingIncluded(True)
-            offset = first if index == 0 else 0.0
-            # a hanging first line starts left of the text column
-            line.setPosition(QPointF(offset, y))  # before the width: tabs are measured from it
-            line.setLineWidth(max(avail - offset, 10.0))
-            start, end = line.textStart(), line.textStart() + line.textLength()
-            if tab_width and end < len(text) and start <= last_tab + 1 and end >= last_tab:
-                line.setLineWidth(max(tab_width - offset, 10.0))
-                if line.textStart() + line.textLength() < len(text):
-                    line.setLineWidth(max(avail - offset, 10.0))  # the tail does not fit either
-            line.setPosition(QPointF(offset, y))
-            start, end = line.textStart(), line.textStart() + line.textLength()
-            natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
-            pictures = [h for o, _w, h in objects if start <= o < end]
-            if not line.textLength():
-                natural = mark_metrics
-            height = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
-            if pictures and para.line_rule != "exact":
-                # an inline picture stands on the baseline: its line is the picture and the text's
-                # descent, which a multiple line spacing does not scale (Word: the OpenChain
-                # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
-                height = max(height, max(pictures) + natural * 0.2)
-            start = line.textStart()
-            lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
-                              page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
-            # keep the baseline at the bottom of taller "exact/atLeast" boxes as Word does
-            if height > line.height():  # the baseline sits low in a taller box, as in Word
-                line.setPosition(QPointF(offset, y + (height - line.height()) * 0.8))
-            y += height
-            index += 1
-        layout.endLayout()
+
+        def lay_out_lines() -> list[Line]:
+            lines: list[Line] = []
+            layout.beginLayout()
+            y = 0.0
+            index = 0
+            while True:
+                line = layout.createLine()
+                if not line.isValid():
+                    break
+                line.setLeadingIncluded(True)
+                offset = first if index == 0 else 0.0
+                line.setPosition(QPointF(0.0, y))  # broken at the origin, moved to its indent below
+                line.setLineWidth(max(avail - offset, 10.0))
+                start, end = line.textStart(), line.textStart() + line.textLength()
+                if tab_width and end < len(text) and start <= last_tab + 1 and end >= last_tab:
+                    line.setLineWidth(max(tab_width - offset, 10.0))
+                    if line.textStart() + line.textLength() < len(text):
+                        line.setLineWidth(max(avail - offset, 10.0))  # the tail does not fit either
+                line.setPosition(QPointF(offset, y))
+                start, end = line.textStart(), line.textStart() + line.textLength()
+                natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
+                pictures = [h for o, _w, h in objects if start <= o < end]
+                if not line.textLength():
+                    natural = mark_metrics
+                height = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
+                if pictures and para.line_rule != "exact":
+                    # an inline picture stands on the baseline: its line is the picture and the text's
+                    # descent, which a multiple line spacing does not scale (Word: the OpenChain
+                    # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
+                    height = max(height, max(pictures) + natural * 0.2)
+                start = line.textStart()
+                lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
+                                  page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
+                # keep the baseline at the bottom of taller "exact/atLeast" boxes as Word does
+                if height > line.height():  # the baseline sits low in a taller box, as in Word
+                    line.setPosition(QPointF(offset, y + (height - line.height()) * 0.8))
+                y += height
+                index += 1
+            layout.endLayout()
+            return lines
+
+        lines = lay_out_lines()
+        if shift and len(lines) > 1 and "\t" in text[lines[1].start:]:
+            set_stops(0.0)
+            lines = lay_out_lines()
         if not lines:
             height = _grid_height(mark_metrics, para, grid) if grid else _line_height(mark_metrics, para)
             lines.append(Line(0.0, height, mark_metrics * 0.8, 0, 0))
@@ -545,6 +551,22 @@ def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.Form
     fr.length = end - start
     fr.format = cf
     return fr
+
+
+def _tab_stops(custom: list, first: float, left: float, default: float, width: float) -> list:
+    """Every stop a tab can reach in a paragraph, from its indent (px): the custom stops, the
+    hanging indent (an implicit stop in a hanging paragraph, where a list label's tab lands), and
+    Word's default stops right of the last custom one, at whole multiples of the default distance
+    from the margin, as far as the column reaches."""
+    stops = list(custom)
+    if first < 0:
+        stops.append(QTextOption.Tab(0.0, QTextOption.LeftTab))
+    last = max((t.position for t in custom), default=-left)
+    k = max(int((last + left) // default) + 1, 1)
+    while k * default - left <= width:
+        stops.append(QTextOption.Tab(k * default - left, QTextOption.LeftTab))
+        k += 1
+    return stops
 
 
 def _line_height(natural: float, para) -> float:
