@@ -4,15 +4,13 @@ Word's rules as far as a contract needs them: page and section breaks, pageBreak
 chains, keepLines, widow and orphan control, space before dropped at the top of a flowed page,
 contextual spacing, table rows that do not split when they fit on a page (with repeated header
 rows), headers and footers per section (first page, even pages), footnotes at the foot of the page
-of their reference, PAGE and NUMPAGES fields.
+of their reference, PAGE, NUMPAGES and SECTIONPAGES fields (page_numbers.py).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
-from lxml import etree
 from PySide6.QtCore import QRectF
 
 from ..docx.formatting import Formatter
@@ -25,6 +23,7 @@ from ..docx.sections import (
 )
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
+from .page_numbers import PageNumbers, number_pages, section_counts, with_page_fields
 from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
 
 _W = "{" + W_NS + "}"
@@ -65,6 +64,7 @@ class Paginator:
         self._note_cache: dict = {}
         self._header_cache: dict = {}
         self.total_pages_hint = 0
+        self.section_pages_hint: dict[int, int] = {}  # SECTIONPAGES: each section's count from the last flow
 
     # -- measurement -----------------------------------------------------------------------------
 
@@ -210,11 +210,13 @@ class Paginator:
             want_even = parity == "evenPage"
             if (number % 2 == 0) != want_even:  # Word inserts a blank page to reach the right parity
                 blank = self._blank_page(number)
+                number_pages(blank, self.pages[-1], self.sections)
                 self.pages.append(blank)
                 yield blank
                 number += 1
         s = self.section
         self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index, view=self.view)
+        number_pages(self._page, self.pages[-1] if self.pages else None, self.sections)
         self.pages.append(self._page)
         self._page_notes: list = []
         self._notes_height = 0.0
@@ -528,13 +530,34 @@ class Paginator:
     def _header_ref(self, kind: str) -> str | None:
         s = self.section
         refs = s.headers if kind == "header" else s.footers
-        number = len(self.pages)
+        number = self._page.number_value  # even pages are even by the number they print (Word)
         first_of_section = not any(p.section == s.index for p in self.pages[:-1])
         if s.title_page and first_of_section:
             return refs.first
         if self.even_odd and number % 2 == 0:
             return refs.even or refs.default
         return refs.default
+
+    def _page_numbers(self, page: Page) -> PageNumbers:
+        """The counts come from the last flow (a first flow shows the count so far, as Word does
+        before its fields are updated); settle_counts() and a second flow make them final."""
+        in_section = sum(1 for p in self.pages if p.section == page.section)
+        section = self.sections[page.section] if page.section < len(self.sections) else self.section
+        return PageNumbers(page.number_value, section.page_number_format,
+                           self.section_pages_hint.get(page.section) or in_section,
+                           self.total_pages_hint or page.number)
+
+    def counts_stale(self) -> bool:
+        """Whether headers or footers printed NUMPAGES / SECTIONPAGES counts that this flow's pages
+        no longer have (another flow with settle_counts() puts them right)."""
+        if not uses_numpages(self.doc):
+            return False
+        return self.total_pages_hint != len(self.pages) or \
+            (self.section_pages_hint != section_counts(self.pages) and uses_numpages(self.doc, "SECTIONPAGES"))
+
+    def settle_counts(self) -> None:
+        self.total_pages_hint = len(self.pages)
+        self.section_pages_hint = section_counts(self.pages)
 
     def _place_headers_footers(self) -> tuple[float, float]:
         s = self.section
@@ -552,11 +575,11 @@ class Paginator:
             root = self.doc.package.xml(rel.target)
             paragraphs = [p for p in root.iter(T_P) if _top_story_paragraph(p, root)]
             measured = []
-            total = self.total_pages_hint or page.number
+            numbers = self._page_numbers(page)
             for p in paragraphs:
-                copy_p = _with_page_fields(p, page.number, total)
-                # a header without page fields is the same on every page: measure it once
-                key = (p, round(width, 1)) if copy_p is p else (p, round(width, 1), page.number, total)
+                copy_p, results = with_page_fields(p, numbers)
+                # a header is the same on every page that prints the same field results: measure it once
+                key = (p, round(width, 1), results)
                 measured_p = self._header_cache.get(key)
                 if measured_p is None:
                     measured_p = self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)
@@ -610,8 +633,9 @@ class Paginator:
             height = measured_row["height"]
             full = self._column.bottom - self._column.top
             cant_split = trpr is not None and on_off(trpr.find(_W + "cantSplit"))
-            # a row that may split breaks across the page where it is (Word, LibreOffice); one that may not moves
-            if height > self._room() + 0.01 and not self._at_top and cant_split:
+            # a row that may split breaks across the page where it is (Word, LibreOffice); one that may not
+            # moves, and so does one that cannot start here (no empty border box left at the page foot)
+            if height > self._room() + 0.01 and not self._at_top and (cant_split or not self._row_starts(measured_row)):
                 yield from self._next_column_or_page()
                 self._repeat_headers(header_rows, measured_row, indent, borders)
             if height > self._room() + 0.01 and not (cant_split and height <= full):
@@ -619,6 +643,21 @@ class Paginator:
             else:
                 self._emit_row(measured_row, indent, borders)
         self._prev_para = None
+
+    def _row_starts(self, row: dict) -> bool:
+        """Whether some cell of a row can put its first line in the room left (its margins and the
+        first paragraph's space before included). A row with no text at all starts anywhere."""
+        room = self._room()
+        empty = True
+        for cell in row["cells"]:
+            if not cell["paras"] or not cell["paras"][0][1].lines:
+                continue
+            empty = False
+            m = cell["paras"][0][1]
+            margins = cell["margins"]
+            if margins["top"] + self._cell_gap(None, m) + m.lines[0].height + margins["bottom"] <= room + 0.01:
+                return True
+        return empty
 
     def _row_left_out(self, trpr) -> bool:
         """A row this view leaves out: a deleted row in an accepted view, an inserted one in Original."""
@@ -927,46 +966,6 @@ def _has_borders(tbl, style, doc) -> bool:
     return False
 
 
-_PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
-
-
-def _with_page_fields(p: etree._Element, page: int, total: int) -> etree._Element:
-    """A copy of a header/footer paragraph whose PAGE / NUMPAGES results show this page's numbers."""
-    if not any(f in "".join(p.itertext()) or p.find(f".//{_W}fldSimple") is not None for f in _PAGE_FIELDS):
-        return p
-    out = copy.deepcopy(p)
-    for fld in out.iter(_W + "fldSimple"):
-        instr = (fld.get(_W + "instr") or "").split()
-        if instr and instr[0].upper() in _PAGE_FIELDS:
-            value = str(page if instr[0].upper() == "PAGE" else total)
-            texts = list(fld.iter(_W + "t"))
-            if texts:
-                texts[0].text = value
-                for t in texts[1:]:
-                    t.text = ""
-    current = None
-    in_result = False
-    for el in list(out.iter(_W + "fldChar", _W + "instrText", _W + "t")):
-        if el.tag == _W + "fldChar":
-            kind = el.get(_W + "fldCharType")
-            if kind == "begin":
-                current, in_result = "", False
-            elif kind == "separate":
-                in_result = True
-            elif kind == "end":
-                current, in_result = None, False
-        elif el.tag == _W + "instrText" and current is not None and not in_result:
-            current += el.text or ""
-        elif el.tag == _W + "t" and in_result and current is not None:
-            name = current.split()[0].upper() if current.split() else ""
-            if name in _PAGE_FIELDS:
-                el.text = str(page if name == "PAGE" else total)
-                current = "__done__"  # only the first result run carries the number
-            elif current == "__done__":
-                el.text = ""
-    return out
-
-
 def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True, *, view: str | None = None,
                     colors: str = "author") -> DocumentLayout:
     """Lay out the whole document (needs a QGuiApplication for fonts).
@@ -977,17 +976,21 @@ def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True
     blue, deletions red, moves green, formatting brown, whoever made them)."""
     paginator = Paginator(doc, fonts, show_markup, view, colors)
     pages = list(paginator.run())
-    # NUMPAGES needs the total: a second, cheap pass when headers use it and the count moved
-    if paginator.total_pages_hint != len(pages) and uses_numpages(doc):
-        paginator.total_pages_hint = len(pages)
+    # NUMPAGES and SECTIONPAGES need the counts: a second, cheap pass when headers use them and they moved
+    if paginator.counts_stale():
+        paginator.settle_counts()
         pages = list(paginator.run())
     return DocumentLayout(pages, dict(paginator.fonts.substitutions), paginator)
 
 
-def uses_numpages(doc) -> bool:
+def uses_numpages(doc, *names: str) -> bool:
+    """Whether a header or footer holds a field that prints a page count (NUMPAGES, SECTIONPAGES,
+    or only the names given)."""
+    wanted = tuple(n.encode() for n in names) or (b"NUMPAGES", b"SECTIONPAGES")
     for rel in doc.package.rels(doc.main_part):
         if rel.type.endswith(("/header", "/footer")) and doc.package.has_part(rel.target):
-            if b"NUMPAGES" in doc.package.read(rel.target) or b"SECTIONPAGES" in doc.package.read(rel.target):
+            data = doc.package.read(rel.target)
+            if any(name in data for name in wanted):
                 return True
     return False
 

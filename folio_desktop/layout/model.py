@@ -91,6 +91,9 @@ class Page:
     change_bars: list[QRectF] = field(default_factory=list)
     fills: list[tuple[QRectF, str]] = field(default_factory=list)  # table cell shading: (rect, "#RRGGBB")
     view: str = "all"  # the markup view it was laid out in (paragraph.VIEWS)
+    # the number its PAGE fields print before formatting: section-relative after a w:pgNumType
+    # restart, so not `number` (the physical index the view, the status bar and the tools use)
+    number_value: int = 0
 
     def body_fragments(self) -> list[Fragment]:
         return [f for f in self.fragments if f.story == "main"]
@@ -144,13 +147,10 @@ class DocumentLayout:
             first = 1
         pages = list(paginator.run(resume_page=first))
         restart = pages[0].number if pages else 1
-        from .engine import uses_numpages  # engine imports this module
-
-        if paginator.total_pages_hint and paginator.total_pages_hint != len(paginator.pages) \
-                and uses_numpages(paginator.doc):
-            # "Page X of Y" on every page shows the new total: lay the pages out again with it (the
-            # paragraphs stay measured, only pagination and the headers are redone)
-            paginator.total_pages_hint = len(paginator.pages)
+        if paginator.total_pages_hint and paginator.counts_stale():
+            # "Page X of Y" on every page shows the new total (and SECTIONPAGES the section's): lay the
+            # pages out again with it (the paragraphs stay measured, only pagination and the headers are redone)
+            paginator.settle_counts()
             list(paginator.run())
             restart = 1
         self._index(paginator.pages)

@@ -14,7 +14,6 @@ import time
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..layout import DocumentLayout, Paginator
-from ..layout.engine import uses_numpages
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +90,9 @@ class ProgressiveLayout(QObject):
 
     def _pass_done(self) -> None:
         paginator, pages = self._paginator, self._pages
-        # NUMPAGES in a header needs the final count: flow once more, as layout_document does
-        if self._pass == 1 and paginator.total_pages_hint != len(pages) and uses_numpages(self._doc):
-            paginator.total_pages_hint = len(pages)
+        # NUMPAGES / SECTIONPAGES in a header need the final counts: flow once more, as layout_document does
+        if self._pass == 1 and paginator.counts_stale():
+            paginator.settle_counts()
             self._pass, self._pages = 2, []
             self._run = paginator.run()
             self._timer.start()

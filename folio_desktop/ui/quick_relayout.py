@@ -121,16 +121,14 @@ def _forget_text_edits(paginator, snapshot, paragraphs) -> bool:
 
 
 def _numpages_changed(paginator) -> bool:
-    from ..layout.engine import uses_numpages
-
     hint = getattr(paginator, "total_pages_hint", 0)
-    return bool(hint) and hint != len(paginator.pages) and uses_numpages(paginator.doc)
+    return bool(hint) and paginator.counts_stale()
 
 
 def _second_pass(layout: DocumentLayout) -> int:
-    """"Page X of Y" shows the new total on every page: paginate once more with it."""
+    """"Page X of Y" shows the new total on every page (SECTIONPAGES the section's): paginate once more with it."""
     paginator = layout.paginator
-    paginator.total_pages_hint = len(paginator.pages)
+    paginator.settle_counts()
     list(paginator.run())
     layout._index(paginator.pages)
     return len(paginator.pages)
