@@ -173,6 +173,12 @@ def compare(name: str, path: Path, lo: dict, ours: dict) -> dict:
         row.update(equal=ours["pageCount"] == lo_count,
                    within5=abs(ours["pageCount"] - lo_count) <= 0.05 * lo_count)
     row.update(startsMatched=sum(s["match"] for s in starts), startsTotal=len(starts), starts=starts)
+    # drift: one early difference shifts every later page start by a line or a page, so also
+    # count our pages that start where LibreOffice starts a page within one page of ours
+    ours_pages = ours.get("pages", {}) if "error" not in ours else {}
+    near = sum(any(same_start(lo_pages[m - 1], text) for m in (n - 1, n, n + 1) if 1 <= m <= lo_count)
+               for n, text in ours_pages.items())
+    row.update(nearMatched=near, nearTotal=len(ours_pages))
     return row
 
 
@@ -187,6 +193,8 @@ def summarise(rows: list[dict]) -> dict:
            "within5": sum(r["within5"] for r in compared),
            "startsMatched": sum(r["startsMatched"] for r in compared),
            "startsTotal": sum(r["startsTotal"] for r in compared),
+           "nearMatched": sum(r["nearMatched"] for r in compared),
+           "nearTotal": sum(r["nearTotal"] for r in compared),
            "oursFailed": [r["document"] for r in rows if r["oursError"]],
            "libreofficeFailed": [r["document"] for r in rows if r["libreofficeError"]],
            "wordMade": len(word), "libreofficeEqualsWord": sum(r["libreoffice"] == r["word"] for r in word),
@@ -222,6 +230,9 @@ def print_report(rows: list[dict], lo_stats: dict) -> bool:
                             ("starts", "pages starting with the same words",
                              ratio(summary["startsMatched"], summary["startsTotal"]))):
         print(f"  {label:36} {got:18} target >= {TARGETS[key]:.0%}  {'met' if met[key] else 'MISSED'}")
+
+    print(f"  drift: our pages starting where one of LibreOffice's within one page starts "
+          f"{ratio(summary['nearMatched'], summary['nearTotal'])}")
 
     failed: dict[str, list[str]] = {}
     for r in rows:

@@ -448,7 +448,8 @@ class ParagraphMeasurer:
         # indent, where a list label sits) would be drawn with its text pushed past the right edge
         # (ILPA p.4 "(a) credit ... restore"). Each line is broken at x = 0 and moved after, with
         # the stops shifted for the first line, where Word's count from the indent. A paragraph
-        # whose later lines hold tabs as well keeps unshifted stops, right for those lines.
+        # whose later lines hold tabs as well keeps unshifted stops, right for those lines, unless
+        # it has a right or centre stop.
         stops = _tab_stops(custom, first, left, default_tab, width)
 
         def set_stops(by: float) -> None:
@@ -513,7 +514,10 @@ class ParagraphMeasurer:
             return lines
 
         lines = lay_out_lines()
-        if shift and len(lines) > 1 and "\t" in text[lines[1].start:]:
+        aligned = any(t.type in (QTextOption.RightTab, QTextOption.CenterTab) for t in custom)
+        if shift and not aligned and len(lines) > 1 and "\t" in text[lines[1].start:]:
+            # (entries laid out against a right-aligned stop, tables of contents, keep the shift
+            # on every line: measured against LibreOffice it breaks them the same way)
             set_stops(0.0)
             lines = lay_out_lines()
         if not lines:
