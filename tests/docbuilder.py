@@ -24,6 +24,7 @@ PARTS = {
     "comments": ("word/comments.xml", "comments", "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml", "comments"),
     "commentsExtended": ("word/commentsExtended.xml", "w15:commentsEx", "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml", "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"),
     "footnotes": ("word/footnotes.xml", "footnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", "footnotes"),
+    "settings": ("word/settings.xml", "settings", "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml", "settings"),
     "endnotes": ("word/endnotes.xml", "endnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml", "endnotes"),
 }
 

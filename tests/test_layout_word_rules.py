@@ -1,0 +1,212 @@
+"""Layout rules measured against the PDFs Microsoft Word made (../shared/corpus/word-pdf/): stand-in
+fonts set at the original's widths, keep-with-next chains, space before after a page break, inline
+picture lines and list-label tabs (issue 14). Each rule on a small document built in code, and the
+word-pdf documents that showed it."""
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+from docbuilder import build_docx, p
+from PySide6.QtGui import QColor, QImage, QPainter, QTextLayout
+
+from folio_desktop.docx import DocxReviewer
+from folio_desktop.layout import layout_document
+from folio_desktop.layout.fonts import FontBook
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+WORD_PDF = CORPUS / "word-pdf"
+PX = 96 / 72  # px per pt
+TWIP = 1 / 15
+
+
+def lay_out(tmp_path, body, name="doc.docx", **parts):
+    path = tmp_path / name
+    path.write_bytes(build_docx(body, **parts))
+    rev = DocxReviewer.open(path)
+    return rev, layout_document(rev.document)
+
+
+def body_fragment(layout, starts: str):
+    for page in layout.pages:
+        for frag in page.body_fragments():
+            if frag.text().startswith(starts):
+                return page, frag
+    raise AssertionError(f"no fragment starts with {starts!r}")
+
+
+def text_width(font, text: str) -> float:
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(100000)
+    layout.endLayout()
+    return line.naturalTextWidth()
+
+
+# -- stand-in fonts ---------------------------------------------------------------------------------
+
+def test_cambria_set_in_caladea_keeps_cambrias_width(qapp):
+    """Caladea has Cambria's heights but narrower letters; Word's PDFs give Cambria's advance widths,
+    and the stand-in is scaled to them. Metric-compatible stand-ins (Carlito for Calibri) are not."""
+    book = FontBook()
+    if book.family("Cambria") != "Caladea":
+        pytest.skip("Caladea is not installed (.ci/run installs it)")
+    text = "The Recipient shall protect Confidential Information with reasonable care."
+    cambria = text_width(book.font("Cambria", 12), text)
+    caladea = text_width(book.font("Caladea", 12), text)
+    assert cambria / caladea == pytest.approx(1.048, abs=0.004)
+    bold = text_width(book.font("Cambria", 12, bold=True), text) / text_width(book.font("Caladea", 12, bold=True), text)
+    assert bold == pytest.approx(1.027, abs=0.004)
+    assert text_width(book.font("Calibri", 12), text) == pytest.approx(text_width(book.font("Carlito", 12), text))
+    # character spacing (w:spacing) keeps the correction, as an average advance
+    spaced = text_width(book.font("Cambria", 12, spacing_px=1.0), text)
+    assert spaced == pytest.approx(cambria + len(text) * 1.0, rel=0.02)
+
+
+def test_cambria_documents_break_their_lines_where_word_does(qapp, tmp_path):
+    """Line ends of a Cambria document against Word's own PDF (pdftotext -bbox-layout)."""
+    from pdf_words import line_end_f1, read_pdf
+    from word_fidelity import our_pdf
+
+    if FontBook().family("Cambria") != "Caladea":
+        pytest.skip("Caladea is not installed (.ci/run installs it)")
+    docx = WORD_PDF / "docxide-case22.docx"
+    out = tmp_path / "ours.pdf"
+    our_pdf(docx, out)
+    assert line_end_f1(read_pdf(docx.with_suffix(".pdf")), read_pdf(out)) >= 0.95  # 0.55 unscaled
+
+
+# -- pagination ---------------------------------------------------------------------------------------
+
+def test_keep_with_next_counts_the_gap_the_heading_will_get(qapp, tmp_path):
+    """A heading that keeps with the next paragraph fits at a page foot when its space before,
+    collapsed with the space after above it (HTML auto spacing), leaves room for the heading and
+    two lines; the full space before would not."""
+    exact = '<w:spacing w:before="0" w:after="0" w:line="240" w:lineRule="exact"/>'
+    filler = "".join(p(f"Line {i}", ppr=exact) for i in range(48))
+    body = (filler + p("Last before", ppr='<w:spacing w:before="0" w:after="300" w:line="240" w:lineRule="exact"/>')
+            + p("Heading", ppr='<w:keepNext/><w:spacing w:before="400" w:after="0" w:line="240" w:lineRule="exact"/>')
+            + p("Body " * 60, ppr=exact))
+    # 49 lines of 12 pt from 72 pt end at 660, 15 pt after: 675. The heading gets 20 - 15 = 5 pt
+    # more (collapsed), so it and two body lines end at 716 <= 720; counted with its full 20 pt
+    # before, the chain (56 pt) would not fit the 45 pt left and the heading would move
+    _rev, layout = lay_out(tmp_path, body)
+    page, _frag = body_fragment(layout, "Heading")
+    assert page.number == 1
+    body_page, body_frag = body_fragment(layout, "Body")
+    assert body_page.number == 1 and body_frag.last_line - body_frag.first_line + 1 == 2
+
+
+def test_keep_with_next_heading_stays_on_page_one_as_in_word(qapp):
+    """docxide-case04: Word keeps "Quality Metrics" and two lines of the next paragraph at the foot
+    of page 1, and page 2 starts mid-paragraph ("month to fewer than three")."""
+    rev = DocxReviewer.open(WORD_PDF / "docxide-case04.docx")
+    layout = layout_document(rev.document)
+    page, _frag = body_fragment(layout, "Quality Metrics")
+    assert page.number == 1
+    assert layout.pages[1].body_fragments()[0].text().startswith("month to fewer than three")
+
+
+@pytest.mark.parametrize("mode, dropped", [("14", True), ("15", False)])
+def test_space_before_after_a_page_break_by_word_version(qapp, tmp_path, mode, dropped):
+    """Word 2010 (compatibility mode 14) drops the space before a paragraph that opens a page after
+    a manual page break; Word 2013 and later keep it (docxide-case10: its headings sit on the top
+    margin of pages 2 and 3)."""
+    body = (p("First page") + '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
+            + p("Heading", ppr='<w:spacing w:before="480" w:after="0"/>'))
+    settings = ('<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word"'
+                f' w:val="{mode}"/></w:compat>')
+    _rev, layout = lay_out(tmp_path, body, settings=settings)
+    page, frag = body_fragment(layout, "Heading")
+    assert page.number == 2
+    top = 1440 * TWIP
+    assert frag.top == pytest.approx(top if dropped else top + 480 * TWIP, abs=0.5)
+
+
+def test_space_before_after_a_page_break_in_words_own_pages(qapp):
+    rev = DocxReviewer.open(WORD_PDF / "docxide-case10.docx")
+    layout = layout_document(rev.document)
+    for number in (2, 3):
+        first = layout.pages[number - 1].body_fragments()[0]
+        assert first.top == pytest.approx(1440 * TWIP, abs=0.5)
+
+
+def test_an_inline_picture_line_is_not_scaled_by_line_spacing(qapp, tmp_path):
+    """The line holding an inline picture is the picture and the text's descent; 1.15 line spacing
+    scales text lines, not the picture (Word: the OpenChain handout's 179.5 pt logo)."""
+    cx, cy = 4110037, 2279650  # EMU: 323.6 x 179.5 pt
+    drawing = (f'<w:r><w:drawing><wp:inline><wp:extent cx="{cx}" cy="{cy}"/><wp:docPr id="1" name="logo"/>'
+               '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"/>'
+               '</a:graphic></wp:inline></w:drawing></w:r>')
+    body = (f'<w:p><w:pPr><w:spacing w:after="0" w:line="276" w:lineRule="auto"/></w:pPr>{drawing}</w:p>'
+            + p("After the logo", ppr='<w:spacing w:after="0" w:line="276" w:lineRule="auto"/>'))
+    _rev, layout = lay_out(tmp_path, body)
+    page = layout.pages[0]
+    picture_line = page.body_fragments()[0].para.lines[0].height
+    picture = cy / 9525
+    assert picture < picture_line < picture * 1.06  # 1.15 x would be 206 pt
+    _page, text = body_fragment(layout, "After the logo")
+    assert text.top == pytest.approx(1440 * TWIP + picture_line, abs=0.5)
+
+
+# -- list labels and tabs -----------------------------------------------------------------------------
+
+def drawn_x(frag, line_index: int) -> list[float]:
+    """Page x of every glyph QTextLayout draws on one line of a fragment."""
+    line = frag.para.layout.lineAt(line_index)
+    return sorted(frag.x + frag.para.x + pos.x() for run in line.glyphRuns() for pos in run.positions())
+
+
+@pytest.mark.parametrize("ppr, label_x, text_x", [
+    # first-line indent 0.5", custom stop at 1": "(a)" at 0.5", its text at 1"
+    ('<w:tabs><w:tab w:val="left" w:pos="1440"/></w:tabs><w:ind w:left="0" w:firstLine="720"/>', 720, 1440),
+    # hanging indent: the label in the hang, its text at the indent (the implicit stop)
+    ('<w:ind w:left="1080" w:hanging="360"/>', 720, 1080),
+    # first-line indent past the stop: the next default stop counted from the margin (0.5" each)
+    ('<w:tabs><w:tab w:val="left" w:pos="360"/></w:tabs><w:ind w:left="200" w:firstLine="700"/>', 900, 1440),
+])
+def test_a_labels_tab_lands_where_word_puts_it_and_the_line_stays_in_the_column(qapp, tmp_path, ppr, label_x,
+                                                                                 text_x):
+    words = "credit to such Capital Account any amounts which such Partner is obligated to restore " * 3
+    body = (f'<w:p><w:pPr><w:jc w:val="both"/>{ppr}</w:pPr><w:r><w:t>(a)</w:t></w:r><w:r><w:tab/></w:r>'
+            f'<w:r><w:t xml:space="preserve">{words}</w:t></w:r></w:p>')
+    _rev, layout = lay_out(tmp_path, body)
+    page, frag = body_fragment(layout, "(a)")
+    margin = 1440 * TWIP
+    xs = drawn_x(frag, 0)
+    assert xs[0] == pytest.approx(margin + label_x * TWIP, abs=0.5)
+    assert xs[3] == pytest.approx(margin + text_x * TWIP, abs=0.5)  # "c" of credit, after "(a)" and the tab
+    right = page.width - margin
+    line = frag.para.layout.lineAt(0)
+    assert frag.x + frag.para.x + line.x() + line.naturalTextWidth() <= right + 0.5
+    last_glyph = xs[-1]
+    assert last_glyph < right  # justified: the last letter ends at the margin, not past it
+
+
+def test_ilpa_clause_a_is_painted_inside_the_margin(qapp):
+    """Screenshot of the ILPA model LPA's page 4: the justified "(a) credit ... restore" clause ran
+    36 pt past the right margin. No ink right of the margin in the body."""
+    from folio_desktop.ui.page_painter import paint_page
+    from folio_desktop.ui.review_marks import ReviewIndex
+
+    rev = DocxReviewer.open(CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+    layout = layout_document(rev.document, view="none")
+    page, frag = body_fragment(layout, "(a)\tcredit to such Capital Account")
+    image = QImage(int(page.width), int(page.height), QImage.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    paint_page(painter, page, image.rect().toRectF(), 1.0, ReviewIndex(None, "none", interactive=False),
+               shadow=False)
+    painter.end()
+    right = int(page.width - 72 * PX) + 2  # the ILPA's right margin is 1"
+    top, bottom = int(frag.top), int(frag.bottom)
+    ink = [(x, y) for y in range(top, bottom) for x in range(right, int(page.width))
+           if QColor(image.pixel(x, y)).lightness() < 128]
+    assert not ink, f"{len(ink)} dark pixels right of the margin, first at {ink[0]}"
+    # and the clause's own text is there, left of the margin
+    left_ink = [x for y in range(top, bottom) for x in range(right - 60, right)
+                if QColor(image.pixel(x, y)).lightness() < 128]
+    assert left_ink
