@@ -131,6 +131,8 @@ class ParagraphFormat:
     num_id: str | None = None  # the list (w:numId) whose label the paragraph shows
     snap_to_grid: bool = True  # lines follow the section's document grid (w:snapToGrid, on by default)
     shading: str | None = None  # the paragraph's own background fill (w:pPr/w:shd), hex; None = none
+    # w:pBdr sides that draw, in BORDER_SIDES order: (side, border_attrs(el)); none/nil sides left out
+    borders: tuple = ()
 
 
 # -- parsing property elements into partial dicts ----------------------------------------------------
@@ -170,6 +172,29 @@ def _shading(shd: etree._Element) -> str | None:
     if pattern == "solid":
         fill = _hex(shd.get(_W + "color")) or fill
     return None if pattern == "nil" else fill
+
+
+BORDER_SIDES = ("top", "left", "bottom", "right", "between", "bar")
+_SIDE_NAMES = {"start": "left", "end": "right"}
+
+
+def border_attrs(el: etree._Element) -> tuple:
+    """A border element's (val, sz, space, color, themeColor, themeTint, themeShade), as written."""
+    get = el.get
+    return (get(W_VAL) or "none", get(_W + "sz"), get(_W + "space"), get(_W + "color"), get(_W + "themeColor"),
+            get(_W + "themeTint"), get(_W + "themeShade"))
+
+
+def parse_borders(el: etree._Element | None) -> dict[str, tuple]:
+    """side -> border_attrs of a w:pBdr, w:tblBorders or w:tcBorders (start/end read as left/right)."""
+    out: dict[str, tuple] = {}
+    if el is None:
+        return out
+    for child in el:
+        if isinstance(child.tag, str) and child.tag.startswith(_W):
+            name = child.tag[_WLEN:]
+            out[_SIDE_NAMES.get(name, name)] = border_attrs(child)
+    return out
 
 
 def parse_rpr(rpr: etree._Element | None) -> dict[str, Any]:
@@ -286,6 +311,10 @@ def parse_ppr(ppr: etree._Element | None, only_indents: bool = False) -> dict[st
             continue
         elif name == "shd":
             out["shd"] = _shading(child)
+        elif name == "pBdr":
+            # each side inherits on its own through the style hierarchy (ECMA-376 17.3.1.24)
+            for side, attrs in parse_borders(child).items():
+                out["bdr_" + side] = attrs
         elif name == "jc":
             value = child.get(W_VAL)
             if value:
@@ -463,6 +492,7 @@ class Formatter:
         self._style_rpr: dict[str | None, dict] = {}
         self._table_layers: dict[tuple, tuple[dict, dict]] = {}
         self._table_fills: dict[tuple, tuple[str | None, str | None]] = {}
+        self._table_borders: dict[tuple, tuple[dict, tuple]] = {}
         self._table_types: dict[str, frozenset] = {}
         self._tables: dict[Any, _TableInfo] = {}
         self._paras: dict[tuple, ParagraphFormat] = {}
@@ -580,6 +610,38 @@ class Formatter:
             cached = self._table_fills[table_key] = (cell, table)
         return cached
 
+    def table_style_borders(self, p: etree._Element) -> tuple[dict, tuple]:
+        """Borders the table style gives the cell holding paragraph p: (the style chain's w:tblBorders
+        sides, [(condition, sides)] of cell-level borders lowest precedence first, where condition
+        None is the style's own w:tcPr/w:tcBorders and the others are the w:tblStylePr formats the
+        cell's position and the table's w:tblLook enable). Sides map to border_attrs tuples."""
+        self._check()
+        key = self._table_key(p, None, None)
+        if key is None:
+            return {}, ()
+        cached = self._table_borders.get(key)
+        if cached is None:
+            style_id, conds = key
+            elements = [el for el in (self._style_elements.get(st.style_id)
+                                      for st in reversed(self._styles.chain(style_id))) if el is not None]
+            table: dict = {}
+            own: dict = {}
+            for el in elements:
+                table.update(parse_borders(el.find(f"{T_TBLPR}/{_W}tblBorders")))
+                own.update(parse_borders(el.find(f"{_W}tcPr/{_W}tcBorders")))
+            cells = [(None, own)] if own else []
+            for cond in conds:
+                sides: dict = {}
+                for el in elements:
+                    for cpr in el.iterchildren(_W + "tblStylePr"):
+                        if cpr.get(_W + "type") == cond:
+                            sides.update(parse_borders(cpr.find(f"{T_TBLPR}/{_W}tblBorders")))
+                            sides.update(parse_borders(cpr.find(f"{_W}tcPr/{_W}tcBorders")))
+                if sides:
+                    cells.append((cond, sides))
+            cached = self._table_borders[key] = (table, tuple(cells))
+        return cached
+
     # -- paragraphs --------------------------------------------------------------------------------
 
     def _build_paragraph(self, ppr: etree._Element | None, table_key: tuple | None) -> ParagraphFormat:
@@ -674,6 +736,8 @@ class Formatter:
             num_id=num_id if level is not None else None,
             snap_to_grid=props.get("snap_to_grid", True),
             shading=props.get("shd"),
+            borders=tuple((side, props["bdr_" + side]) for side in BORDER_SIDES
+                          if props.get("bdr_" + side, ("none",))[0] not in ("none", "nil")),
         )
 
     def _paragraph_style_ppr(self, style_id: str | None) -> dict:
@@ -918,4 +982,5 @@ def _default_tab_stop(doc: Document) -> int:
     return value if value and value > 0 else DEFAULT_TAB_STOP
 
 
-__all__ = ["Formatter", "ParagraphFormat", "RunFormat", "TabStop", "parse_ppr", "parse_rpr", "conditions"]
+__all__ = ["Formatter", "ParagraphFormat", "RunFormat", "TabStop", "parse_ppr", "parse_rpr", "conditions",
+           "parse_borders", "border_attrs", "BORDER_SIDES"]

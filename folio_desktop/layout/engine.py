@@ -21,6 +21,9 @@ from ..docx.sections import (
     even_and_odd_headers,
     read_sections,
 )
+from .borders import NO_PADS, TableBorders, cell_pads, close_frames
+from .borders import pads as frame_pads
+from .borders import piece as frame_piece
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
 from .page_numbers import PageNumbers, number_pages, section_counts, with_page_fields
@@ -143,6 +146,7 @@ class Paginator:
         self._page = None
         self._current = None
         self._note_carry: list = []
+        self._frame_pieces: list = []  # the current page's bordered or shaded paragraphs (borders.py)
         for s_index, section in enumerate(self.sections):
             if start is not None and s_index < start[1]:
                 continue
@@ -360,13 +364,14 @@ class Paginator:
             if chain > self._room() and chain <= full * 0.9:
                 yield from self._next_column_or_page()
         space_before = self._space_before(para)
+        pad = frame_pads(self._prev_para, para, self._next_measured(element)) if para.frame is not None else NO_PADS
         lines = para.lines
         i = 0
         first_fragment = True
         while i < len(lines):
             if i > 0 and lines[i].page_break_before:
                 yield from self._next_column_or_page(hard=True)
-            room = self._room() - (space_before if first_fragment else 0.0)
+            room = self._room() - (space_before + pad.top if first_fragment else 0.0)
             fit = 0
             used = 0.0
             notes_extra = 0.0
@@ -404,9 +409,11 @@ class Paginator:
                     first_fragment = False if i > 0 else first_fragment
                     space_before = 0.0
                     continue
-            y0 = self._y + (space_before if first_fragment else 0.0) - lines[i].y
+            y0 = self._y + (space_before + pad.top if first_fragment else 0.0) - lines[i].y
             frag = Fragment(story, block_id, para, i, i + fit - 1, self._column.x, y0, element)
             self._page.fragments.append(frag)
+            if para.frame is not None:
+                self._frame_pieces.append(frame_piece(frag, pad, i == 0, i + fit == len(lines)))
             self._y = frag.bottom
             for k in range(i, i + fit):
                 self._take_notes(para, k)
@@ -416,9 +423,16 @@ class Paginator:
             i += fit
             if i < len(lines) and not lines[i].page_break_before:
                 yield from self._next_column_or_page()
-        self._y += para.space_after
+        self._y += pad.bottom + para.space_after
         self._prev_para = para
         self._break_pending = para.page_break_after
+
+    def _next_measured(self, element) -> MeasuredParagraph | None:
+        """The paragraph that follows this one in the flow, measured (None before a table)."""
+        el = element.getnext()
+        while el is not None and el.tag not in (T_P, T_TBL):
+            el = el.getnext()
+        return self.measure(el, self._column.width) if el is not None and el.tag == T_P else None
 
     # -- footnotes -----------------------------------------------------------------------------------
 
@@ -508,6 +522,8 @@ class Paginator:
         """Stack the page's footnotes above its bottom margin, under a short separator rule
         (a full-width one above notes continued from the page before)."""
         page = self._page
+        close_frames(page, self._frame_pieces)
+        self._frame_pieces = []
         if not self._page_notes:
             return
         col = self._columns[0]
@@ -620,14 +636,15 @@ class Paginator:
             ind = tblpr.find(_W + "tblInd")
             if ind is not None and _number(ind.get(_W + "w")) is not None:
                 indent = _number(ind.get(_W + "w")) * TWIP
-        borders = _has_borders(tbl, style, self.doc)
+        borders = TableBorders(self.formatter, tbl, [tr for tr in rows if not self._row_hidden(tr)], grid)
         header_rows: list = []
         row_count = len(rows)
         for r_index, tr in enumerate(rows):
             trpr = tr.find(_W + "trPr")
-            if trpr is not None and (on_off(trpr.find(_W + "hidden")) or self._row_left_out(trpr)):
+            if self._row_hidden(tr):
                 continue
             measured_row = self._measure_row(tr, r_index, row_count, grid, style)
+            borders.attach(measured_row, tr)
             if trpr is not None and on_off(trpr.find(_W + "tblHeader")) and r_index == len(header_rows):
                 header_rows.append(measured_row)
             height = measured_row["height"]
@@ -658,6 +675,10 @@ class Paginator:
             if margins["top"] + self._cell_gap(None, m) + m.lines[0].height + margins["bottom"] <= room + 0.01:
                 return True
         return empty
+
+    def _row_hidden(self, tr) -> bool:
+        trpr = tr.find(_W + "trPr")
+        return trpr is not None and (on_off(trpr.find(_W + "hidden")) or self._row_left_out(trpr))
 
     def _row_left_out(self, trpr) -> bool:
         """A row this view leaves out: a deleted row in an accepted view, an inserted one in Original."""
@@ -719,8 +740,7 @@ class Paginator:
                 remaining |= bool(rest)
             height = min(max(used, 4.0), room) if remaining else max(used, 4.0)
             if borders:
-                for cell in row["cells"]:
-                    self._page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], height))
+                borders.emit(self._page, row, x0, y0, height)
             self._y = y0 + height
             self._at_top = False
             if not remaining:
@@ -754,8 +774,11 @@ class Paginator:
                     before = self._cell_gap(after, m)
                     h += before + m.content_height + m.space_after
                     after = m.space_after
+            pads = cell_pads(paras)
+            if pads:
+                h += sum(pad.top + pad.bottom for pad in pads)
             valign = tc.find(f"{_W}tcPr/{_W}vAlign")
-            cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge,
+            cells.append({"x": sum(grid[:col]), "width": width, "paras": paras, "vmerge": vmerge, "pads": pads,
                           "margins": margins, "fill": _cell_fill(tc), "content": h,
                           "valign": valign.get(_W + "val") if valign is not None else None})
             height = max(height, h)
@@ -779,8 +802,10 @@ class Paginator:
             y += {"center": spare / 2, "bottom": spare}.get(cell["valign"], 0.0)  # w:vAlign
             after = None
             x = x0 + cell["x"] + cell["margins"]["left"]
-            for p, m in cell["paras"]:
+            pads = cell.get("pads")
+            for k, (p, m) in enumerate(cell["paras"]):
                 y += self._cell_gap(after, m)
+                pad = pads[k] if pads else NO_PADS
                 after = m.space_after
                 if isinstance(m, _NestedTable):
                     self._emit_nested(m, x, y, 0, len(m.rows) - 1)
@@ -788,15 +813,17 @@ class Paginator:
                     continue
                 block = self.snapshot.block_of_paragraph.get(p)
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
-                                x, y - m.lines[0].y, p)
+                                x, y + pad.top - m.lines[0].y, p)
                 page.fragments.append(frag)
-                for k in range(len(m.lines)):
-                    self._take_notes(m, k)
-                y = frag.bottom + m.space_after
+                if m.frame is not None:
+                    self._frame_pieces.append(frame_piece(frag, pad, True, True))
+                for line in range(len(m.lines)):
+                    self._take_notes(m, line)
+                y = frag.bottom + pad.bottom + m.space_after
             if cell.get("fill"):
                 page.fills.append((QRectF(x0 + cell["x"], y0, cell["width"], row["height"]), cell["fill"]))
-            if borders:
-                page.rules.append(QRectF(x0 + cell["x"], y0, cell["width"], row["height"]))
+        if borders:
+            borders.emit(page, row, x0, y0, row["height"])
         if origin is None:
             self._y = y0 + row["height"]
             self._at_top = False
@@ -821,7 +848,10 @@ class Paginator:
         if sum(grid) > width:
             grid = [g * width / sum(grid) for g in grid]
         measured = [self._measure_row(tr, i, len(rows), grid, style) for i, tr in enumerate(rows)]
-        return _NestedTable(measured, _has_borders(tbl, style, self.doc))
+        borders = TableBorders(self.formatter, tbl, rows, grid)
+        for row, tr in zip(measured, rows, strict=True):
+            borders.attach(row, tr)
+        return _NestedTable(measured, borders)
 
     def _emit_nested(self, table: _NestedTable, x: float, y: float, first: int, last: int) -> None:
         for row in table.rows[first:last + 1]:
@@ -842,8 +872,9 @@ class _NestedTable:
     space_before = 0.0
     space_after = 0.0
     auto_before = False
+    frame = None  # no paragraph borders of its own
 
-    def __init__(self, rows: list[dict], borders: bool):
+    def __init__(self, rows: list[dict], borders):  # borders: borders.TableBorders
         self.rows = rows
         self.borders = borders
         self.lines: list[_RowLine] = []
@@ -951,19 +982,6 @@ def _top_story_paragraph(p, root) -> bool:
             return False
         anc = anc.getparent()
     return True
-
-
-def _has_borders(tbl, style, doc) -> bool:
-    tblpr = tbl.find(_W + "tblPr")
-    if tblpr is not None:
-        borders = tblpr.find(_W + "tblBorders")
-        if borders is not None:
-            return any((b.get(_W + "val") or "none") not in ("none", "nil") for b in borders)
-    for st in doc.styles.chain(style):
-        el = doc.styles.by_id.get(st.style_id)
-        if el is not None and st.type == "table":
-            return True
-    return False
 
 
 def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True, *, view: str | None = None,

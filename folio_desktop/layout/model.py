@@ -89,7 +89,9 @@ class Page:
     fragments: list[Fragment] = field(default_factory=list)
     rules: list[QRectF] = field(default_factory=list)  # table borders and the footnote separator
     change_bars: list[QRectF] = field(default_factory=list)
-    fills: list[tuple[QRectF, str]] = field(default_factory=list)  # table cell shading: (rect, "#RRGGBB")
+    fills: list[tuple[QRectF, str]] = field(default_factory=list)  # cell and paragraph shading: (rect, "#RRGGBB")
+    # table cell and paragraph borders with their colours, widths and styles (borders.BorderSegment)
+    borders: list = field(default_factory=list)
     view: str = "all"  # the markup view it was laid out in (paragraph.VIEWS)
     # the number its PAGE fields print before formatting: section-relative after a w:pgNumType
     # restart, so not `number` (the physical index the view, the status bar and the tools use)

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextLayout, QTextOpti
 
 from ..docx import inline
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
+from .borders import paragraph_frame
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 TWIP = 1 / 15  # px per twip at 96 dpi
@@ -97,6 +98,7 @@ class MeasuredParagraph:
     list_key: str | None = None  # numId of a numbered paragraph
     auto_before: bool = False  # space before / after is HTML auto spacing
     auto_after: bool = False
+    frame: object = None  # borders.Frame: the paragraph's borders and shading (None: neither)
 
     @property
     def content_height(self) -> float:
@@ -533,6 +535,7 @@ class ParagraphMeasurer:
             contextual_key=para.style_id if para.contextual_spacing else None,
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
             comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,
+            frame=paragraph_frame(para, self.formatter.theme) if para.borders or para.shading else None,
         )
 
 

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 
 from ..layout import Page
 from .balloons import BADGE, paint_markup_area
+from .border_painter import paint_borders
 from .review_marks import ReviewIndex, change_bars, text_edges
 
 CANVAS = QColor("#a7aaaf")
@@ -49,6 +50,7 @@ def paint_page(painter: QPainter, page: Page, target: QRectF, zoom: float, marks
         for rect, color in page.fills:  # cell shading goes under the text and the rules
             painter.fillRect(rect, QColor(color))
         _rules(painter, page)
+        paint_borders(painter, page.borders)
         for frag in page.fragments:
             frag.draw(painter)
         left, _right = text_edges(page)
