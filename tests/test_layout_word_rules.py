@@ -100,16 +100,6 @@ def test_keep_with_next_counts_the_gap_the_heading_will_get(qapp, tmp_path):
     assert body_page.number == 1 and body_frag.last_line - body_frag.first_line + 1 == 2
 
 
-def test_keep_with_next_heading_stays_on_page_one_as_in_word(qapp):
-    """docxide-case04: Word keeps "Quality Metrics" and two lines of the next paragraph at the foot
-    of page 1, and page 2 starts mid-paragraph ("month to fewer than three")."""
-    rev = DocxReviewer.open(WORD_PDF / "docxide-case04.docx")
-    layout = layout_document(rev.document)
-    page, _frag = body_fragment(layout, "Quality Metrics")
-    assert page.number == 1
-    assert layout.pages[1].body_fragments()[0].text().startswith("month to fewer than three")
-
-
 @pytest.mark.parametrize("mode, dropped", [("14", True), ("15", False)])
 def test_space_before_after_a_page_break_by_word_version(qapp, tmp_path, mode, dropped):
     """Word 2010 (compatibility mode 14) drops the space before a paragraph that opens a page after
