@@ -200,3 +200,46 @@ def test_ilpa_clause_a_is_painted_inside_the_margin(qapp):
     left_ink = [x for y in range(top, bottom) for x in range(right - 60, right)
                 if QColor(image.pixel(x, y)).lightness() < 128]
     assert left_ink
+
+
+# -- East Asian text ------------------------------------------------------------------------------------
+
+def test_east_asian_text_is_set_one_em_wide_in_the_cjk_stand_in(qapp, tmp_path):
+    """Word sets ideographs and kana in an East Asian font one em wide (MS Mincho, SimSun), also
+    when the run's eastAsia font is a Latin one that lacks them (OpenChain's handouts name Arial)."""
+    book = FontBook()
+    if book.east_asian_family("Arial") != "WenQuanYi Zen Hei":
+        pytest.skip("WenQuanYi Zen Hei is not installed (.ci/run installs it)")
+    rfonts = '<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:eastAsia="Arial"/><w:sz w:val="48"/>'
+    text = "サプライチェーンを構成する各企業"  # 16 characters at 24 pt
+    _rev, layout = lay_out(tmp_path, p(text, rpr=rfonts + "<w:lang w:eastAsia=\"ja-JP\"/>",
+                                       ppr='<w:autoSpaceDE w:val="0"/>'))
+    _page, frag = body_fragment(layout, "サプライ")
+    line = frag.para.layout.lineAt(0)
+    assert line.naturalTextWidth() == pytest.approx(16 * 24 * PX, abs=1.0)  # kana and kanji alike
+    # the line is as tall as the run's own font makes it, not the stand-in's taller metrics
+    arial = book.line_height(book.font("Arial", 24))
+    assert frag.para.lines[0].height == pytest.approx(arial, abs=0.5)
+
+
+@pytest.mark.parametrize("auto_space, gap", [("", True), ('<w:autoSpaceDE w:val="0"/>', False)])
+def test_a_gap_parts_east_asian_text_from_latin_letters(qapp, tmp_path, auto_space, gap):
+    """w:autoSpaceDE (on unless turned off): Word sets about a quarter em between Chinese and
+    Latin text ("OpenChain 从众多", 2.4 pt at 11 pt in Word's PDF of the OpenChain handout)."""
+    body = (f'<w:p><w:pPr>{auto_space}</w:pPr><w:r><w:rPr><w:sz w:val="22"/></w:rPr><w:t>OpenChain</w:t></w:r>'
+            '<w:r><w:rPr><w:sz w:val="22"/></w:rPr><w:t>从众多开源项目</w:t></w:r></w:p>')
+    _rev, layout = lay_out(tmp_path, body)
+    _page, frag = body_fragment(layout, "OpenChain")
+    line = frag.para.layout.lineAt(0)
+    latin_end = line.cursorToX(len("OpenChain"))[0]
+    ranges = frag.para.layout.formats()
+    plain_layout = QTextLayout("OpenChain", ranges[0].format.font())
+    plain_layout.beginLayout()
+    plain = plain_layout.createLine()
+    plain.setLineWidth(10000)
+    plain_layout.endLayout()
+    extra = latin_end - plain.naturalTextWidth()
+    if gap:
+        assert extra == pytest.approx(0.22 * 11 * PX, abs=0.3)
+    else:
+        assert abs(extra) < 0.3

@@ -54,6 +54,8 @@ _ON_OFF_PPR = {
     "widowControl": "widow",
     "bidi": "bidi",
     "snapToGrid": "snap_to_grid",
+    "autoSpaceDE": "auto_space_de",
+    "autoSpaceDN": "auto_space_dn",
 }
 _JC = {
     "left": "left", "start": "left", "right": "right", "end": "right", "center": "center",
@@ -130,6 +132,9 @@ class ParagraphFormat:
     number_suffix: str
     num_id: str | None = None  # the list (w:numId) whose label the paragraph shows
     snap_to_grid: bool = True  # lines follow the section's document grid (w:snapToGrid, on by default)
+    # a gap between East Asian text and Latin letters (w:autoSpaceDE) or digits (w:autoSpaceDN), on by default
+    auto_space_de: bool = True
+    auto_space_dn: bool = True
     shading: str | None = None  # the paragraph's own background fill (w:pPr/w:shd), hex; None = none
     # w:pBdr sides that draw, in BORDER_SIDES order: (side, border_attrs(el)); none/nil sides left out
     borders: tuple = ()
@@ -735,6 +740,8 @@ class Formatter:
             number_suffix=suffix,
             num_id=num_id if level is not None else None,
             snap_to_grid=props.get("snap_to_grid", True),
+            auto_space_de=props.get("auto_space_de", True),
+            auto_space_dn=props.get("auto_space_dn", True),
             shading=props.get("shd"),
             borders=tuple((side, props["bdr_" + side]) for side in BORDER_SIDES
                           if props.get("bdr_" + side, ("none",))[0] not in ("none", "nil")),

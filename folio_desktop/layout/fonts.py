@@ -44,6 +44,13 @@ WIDTH_FACTORS = {
     ("cambria", "Caladea"): {(False, False): 1.048, (True, False): 1.027, (False, True): 1.031, (True, True): 1.027},
     ("aptos", "Liberation Sans"): dict.fromkeys([(False, False), (True, False), (False, True), (True, True)], 0.974),
 }
+# Fonts with Chinese, Japanese and Korean glyphs, in order of preference, for text whose East Asian
+# font is not installed. The fonts Word falls back to (MS Mincho, SimSun, ...) set every ideograph
+# and kana one em wide; WenQuanYi Zen Hei sets its kana 1048/1024 em (ideographs one em), so kana
+# are set in KANA + its name and scaled back by KANA_WIDTH.
+CJK_STAND_INS = ("WenQuanYi Zen Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Droid Sans Fallback")
+KANA = "\x00kana"
+KANA_WIDTH = {"WenQuanYi Zen Hei": 1024 / 1048}
 FALLBACK_SERIF = "Liberation Serif"
 FALLBACK_SANS = "Liberation Sans"
 _SANS_HINTS = ("sans", "arial", "helvetica", "gothic", "grotesk", "segoe", "verdana", "tahoma", "calibri", "aptos")
@@ -57,9 +64,12 @@ class FontBook:
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
         self._line_factor: dict[tuple, float] = {}
+        self._east_asian: dict[str, str] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
 
     def family(self, name: str | None) -> str:
+        if name and name.endswith(KANA):  # kana of an East Asian family (east_asian_family)
+            return self.family(name[: -len(KANA)])
         key = (name or "").strip().lower()
         found = self._resolved.get(key)
         if found is not None:
@@ -109,12 +119,32 @@ class FontBook:
             self._fonts[key] = font
         return font
 
+    def east_asian_family(self, name: str | None) -> str:
+        """The family Chinese, Japanese and Korean characters are set in: the run's East Asian font
+        when it is installed and has them, else the CJK stand-in. Word falls back the same way when
+        the named font lacks them (OpenChain's handouts name Arial and print in MS Mincho)."""
+        key = (name or "").strip().lower()
+        found = self._east_asian.get(key)
+        if found is None:
+            installed = self._families.get(key)
+            if installed is not None and _has_cjk(installed):
+                found = installed
+            else:
+                found = next((self._families[f.lower()] for f in CJK_STAND_INS if f.lower() in self._families),
+                             self.family(name))
+            self._east_asian[key] = found
+        return found
+
     @staticmethod
     def width_factor(requested: str | None, used: str, bold: bool, italic: bool) -> float:
         """How much wider the requested font sets text than the stand-in used for it (1.0 when
         the font is installed or its stand-in is metric-compatible)."""
         factors = WIDTH_FACTORS.get(((requested or "").strip().lower(), used))
-        return factors[(bool(bold), bool(italic))] if factors else 1.0
+        if factors:
+            return factors[(bool(bold), bool(italic))]
+        if (requested or "").endswith(KANA):
+            return KANA_WIDTH.get(used, 1.0)
+        return 1.0
 
     def line_height(self, font: QFont) -> float:
         """Single line height in px from the font's hhea ascender, descender and line gap, as Word
@@ -140,3 +170,9 @@ def _hhea_factor(font: QFont) -> float:
         return (ascender - descender + gap) / raw.unitsPerEm()
     except Exception:  # noqa: BLE001 - a font without tables falls back to Qt's metrics
         return 0.0
+
+
+def _has_cjk(family: str) -> bool:
+    systems = QFontDatabase.writingSystems(family)
+    return any(ws in systems for ws in (QFontDatabase.SimplifiedChinese, QFontDatabase.TraditionalChinese,
+                                        QFontDatabase.Japanese, QFontDatabase.Korean))

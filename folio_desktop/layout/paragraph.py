@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextLayout, QTextOption
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextOption
 
 from ..docx import inline
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 from .borders import paragraph_frame
+from .fonts import KANA
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 TWIP = 1 / 15  # px per twip at 96 dpi
@@ -145,6 +147,8 @@ class ParagraphMeasurer:
         self.show_comments = self.view in ("all", "simple")
         self.author_colors: dict[str, str] = {}
         self._formats: dict = {}
+        self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
+        self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
 
     # -- text ---------------------------------------------------------------------------------
 
@@ -326,7 +330,7 @@ class ParagraphMeasurer:
                 fmt = replace(fmt, vert_align="superscript")
             author = mark.get(_W + "author") if mark is not None else None
             comment = bool(active_ids)
-            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            self._text_formats(formats, pos, text, fmt, span_kind, author, comment, moved)
             spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment, moved,
                               active_ids))
             parts.append(text)
@@ -349,6 +353,34 @@ class ParagraphMeasurer:
         self._last_objects = (objects, floating)
         self._last_marks = (comment_marks, hidden_changes)
         return "".join(parts), formats, accepted, spans, breaks, notes
+
+    def _text_formats(self, formats, pos: int, text: str, fmt, span_kind, author, comment, moved) -> None:
+        """The formats of one run's text: Chinese, Japanese and Korean characters in the run's East
+        Asian font (w:rFonts/@w:eastAsia), the rest in its own, as Word picks a font per character."""
+        if not _EAST_ASIAN.search(text):
+            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            return
+        family = self.fonts.east_asian_family(fmt.east_asian_font)
+        east, kana = replace(fmt, font_family=family), replace(fmt, font_family=family + KANA)
+        own = self._char_format(fmt, span_kind, author, comment, moved)
+        for match in _SCRIPT_RUNS.finditer(text):
+            piece = match.group()
+            if _EAST_ASIAN.match(piece):
+                cf = self._char_format(kana if _KANA.match(piece) else east, span_kind, author, comment, moved)
+                self._height_font[id(cf)] = own.font()
+            else:
+                cf = own
+            formats.append((pos + match.start(), pos + match.end(), cf))
+
+    def _gapped(self, cf: QTextCharFormat, ch: str) -> QTextCharFormat:
+        """A cached _gapped_format that measures its line as cf does."""
+        key = (id(cf), ch)
+        gapped = self._gaps.get(key)
+        if gapped is None:
+            gapped = self._gaps[key] = _gapped_format(cf, ch)
+            if id(cf) in self._height_font:
+                self._height_font[id(gapped)] = self._height_font[id(cf)]
+        return gapped
 
     def _original_format(self, run, change, p, para_fmt, table_style, cache):
         """The format a run had before its pending formatting change (w:rPrChange holds the old rPr)."""
@@ -461,6 +493,8 @@ class ParagraphMeasurer:
 
         shift = -first
         set_stops(shift)
+        if (para.auto_space_de or para.auto_space_dn) and _EAST_ASIAN.search(text):
+            formats = _auto_space(text, formats, para.auto_space_de, para.auto_space_dn, self._gapped)
         layout.setFormats([_format_range(a, b, cf) for a, b, cf in formats])
 
         furthest = max((t.position + shift for t in custom), default=0.0)
@@ -472,7 +506,9 @@ class ParagraphMeasurer:
         # LibreOffice scales the whole single line height, line gap included, for multiples
         # (measured: Carlito 12 pt at 1.15 lines is 16.8 pt, not 13.8)
         mark_metrics = self.fonts.line_height(mark_font_obj)
-        ranges = [(a, b, self.fonts.line_height(cf.font())) for a, b, cf in formats]
+        # East Asian text set in a stand-in keeps the line height of the run's own font, as when
+        # Qt fell back to it glyph by glyph (its taller metrics are not those of Word's CJK fonts)
+        ranges = [(a, b, self.fonts.line_height(self._height_font.get(id(cf), cf.font()))) for a, b, cf in formats]
 
         def lay_out_lines() -> list[Line]:
             lines: list[Line] = []
@@ -539,6 +575,14 @@ class ParagraphMeasurer:
         )
 
 
+# Han, kana, Hangul and the full-width forms and punctuation they are set with
+_EAST_ASIAN_CHARS = "\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff\uac00-\ud7af" \
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+_KANA_CHARS = "\u3041-\u3096\u30a1-\u30fa"  # hiragana and katakana letters
+_EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]")
+_KANA = re.compile(f"[{_KANA_CHARS}]")
+# runs of kana, of other East Asian characters, and of everything else
+_SCRIPT_RUNS = re.compile(f"[{_KANA_CHARS}]+|(?:(?![{_KANA_CHARS}])[{_EAST_ASIAN_CHARS}])+|[^{_EAST_ASIAN_CHARS}]+")
 _ALIGN = {}
 
 
@@ -558,6 +602,50 @@ def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.Form
     fr.length = end - start
     fr.format = cf
     return fr
+
+
+AUTO_SPACE_EM = 0.22  # Word's gap between East Asian and Latin text (2.4 pt at 11 pt in the OpenChain handout)
+
+
+def _auto_space(text: str, formats: list, letters: bool, digits: bool, gapped) -> list:
+    """Formats with Word's automatic gap where East Asian text meets a Latin letter (letters) or a
+    digit (digits): the character before each such boundary is set wider by the gap (gapped(cf, ch)
+    gives its format)."""
+    def latin(ch: str) -> bool:
+        return (letters and ch.isascii() and ch.isalpha()) or (digits and ch.isdigit() and ch.isascii())
+
+    wider = {i - 1 for i in range(1, len(text))
+             if (_EAST_ASIAN.match(text[i - 1]) and latin(text[i])) or (latin(text[i - 1]) and _EAST_ASIAN.match(text[i]))}
+    if not wider:
+        return formats
+    out = []
+    for a, b, cf in formats:
+        cuts = sorted(i for i in wider if a <= i < b)
+        start = a
+        for i in cuts:
+            if start < i:
+                out.append((start, i, cf))
+            out.append((i, i + 1, gapped(cf, text[i])))
+            start = i + 1
+        if start < b:
+            out.append((start, b, cf))
+    return out
+
+
+def _gapped_format(cf: QTextCharFormat, ch: str) -> QTextCharFormat:
+    """cf with one character's advance grown by the auto-space gap (its own spacing kept)."""
+    font = QFont(cf.font())
+    plain = QFont(font)
+    plain.setLetterSpacing(QFont.PercentageSpacing, 100.0)
+    advance = QFontMetricsF(plain).horizontalAdvance(ch)
+    if font.letterSpacingType() == QFont.PercentageSpacing:
+        extra = advance * (font.letterSpacing() / 100.0 - 1.0)
+    else:
+        extra = font.letterSpacing()
+    font.setLetterSpacing(QFont.AbsoluteSpacing, extra + AUTO_SPACE_EM * font.pointSizeF() * 96 / 72)
+    gapped = QTextCharFormat(cf)
+    gapped.setFont(font)
+    return gapped
 
 
 def _tab_stops(custom: list, first: float, left: float, default: float, width: float) -> list:
