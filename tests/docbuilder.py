@@ -36,9 +36,10 @@ def p(text: str = "", para_id: str | None = None, ppr: str = "", rpr: str = "") 
     return f"<w:p{pid}>{pp}{run}</w:p>"
 
 
-def build_docx(body: str, **parts: str) -> bytes:
+def build_docx(body: str, media: dict[str, tuple[str, bytes]] | None = None, **parts: str) -> bytes:
     """A package with document.xml holding `body` and any of styles/numbering/comments/... given as
-    inner XML of their root element."""
+    inner XML of their root element. media: relationship id -> (name under word/media/, bytes), for
+    pictures whose a:blip r:embed names that id."""
     out = io.BytesIO()
     overrides = ['<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>']
     rels = []
@@ -52,6 +53,13 @@ def build_docx(body: str, **parts: str) -> bytes:
             overrides.append(f'<Override PartName="/{name}" ContentType="{ctype}"/>')
             full_type = rtype if rtype.startswith("http") else f"{REL}/{rtype}"
             rels.append(f'<Relationship Id="rId{i}" Type="{full_type}" Target="{name.split("/", 1)[1]}"/>')
+        defaults = {}
+        for rid, (name, data) in (media or {}).items():
+            z.writestr(f"word/media/{name}", data)
+            ext = name.rsplit(".", 1)[-1].lower()
+            defaults[ext] = {"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "gif": "image/gif",
+                             "bmp": "image/bmp", "emf": "image/x-emf", "wmf": "image/x-wmf"}.get(ext, "image/" + ext)
+            rels.append(f'<Relationship Id="{rid}" Type="{REL}/image" Target="media/{name}"/>')
         z.writestr("word/_rels/document.xml.rels", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' + "".join(rels) + "</Relationships>")
-        z.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' + "".join(overrides) + "</Types>")
+        z.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' + "".join(f'<Default Extension="{e}" ContentType="{t}"/>' for e, t in defaults.items()) + "".join(overrides) + "</Types>")
     return out.getvalue()

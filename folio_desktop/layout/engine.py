@@ -21,6 +21,7 @@ from ..docx.sections import (
     even_and_odd_headers,
     read_sections,
 )
+from . import floating
 from .borders import NO_PADS, TableBorders, cell_pads, close_frames
 from .borders import pads as frame_pads
 from .borders import piece as frame_piece
@@ -221,6 +222,7 @@ class Paginator:
         s = self.section
         self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index, view=self.view)
         number_pages(self._page, self.pages[-1] if self.pages else None, self.sections)
+        self._page.media = floating.media_store(self)
         self.pages.append(self._page)
         self._page_notes: list = []
         self._notes_height = 0.0
@@ -363,6 +365,8 @@ class Paginator:
             full = self._column.bottom - self._column.top
             if chain > self._room() and chain <= full * 0.9:
                 yield from self._next_column_or_page()
+        if para.drawings or self._page.drawings:  # floating drawings: placed here, text wrapped around them
+            para = yield from floating.flow(self, element, para, story)
         space_before = self._space_before(para)
         pad = frame_pads(self._prev_para, para, self._next_measured(element)) if para.frame is not None else NO_PADS
         lines = para.lines
@@ -612,6 +616,8 @@ class Paginator:
                 y += m.space_before
                 frag = Fragment(f"{kind}:{rid}", None, m, 0, len(m.lines) - 1, left, y)
                 page.fragments.append(frag)
+                if m.drawings:
+                    floating.place_fragment_anchors(self, page, frag, _Column(left, 0.0, page.height, width))
                 y = frag.bottom + m.space_after
         return header_bottom, footer_top
 
@@ -815,6 +821,8 @@ class Paginator:
                 frag = Fragment("main", block.id if block is not None else None, m, 0, len(m.lines) - 1,
                                 x, y + pad.top - m.lines[0].y, p)
                 page.fragments.append(frag)
+                if m.drawings:
+                    floating.place_fragment_anchors(self, page, frag, self._column)
                 if m.frame is not None:
                     self._frame_pieces.append(frame_piece(frag, pad, True, True))
                 for line in range(len(m.lines)):

@@ -96,6 +96,8 @@ class Page:
     # the number its PAGE fields print before formatting: section-relative after a w:pgNumType
     # restart, so not `number` (the physical index the view, the status bar and the tools use)
     number_value: int = 0
+    drawings: list = field(default_factory=list)  # floating drawings placed on it (floating.Drawing)
+    media: object = None  # reads the media its pictures name, at paint time (floating.MediaStore)
 
     def body_fragments(self) -> list[Fragment]:
         return [f for f in self.fragments if f.story == "main"]

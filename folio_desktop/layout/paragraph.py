@@ -84,6 +84,9 @@ class MeasuredParagraph:
     note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
     objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
     floating: list[tuple[float, float]] = field(default_factory=list)  # anchored drawings (w, h), reported
+    # every drawing's wp:inline / wp:anchor element at its display offset (layout/floating.py places
+    # the anchored ones; the painter draws both)
+    drawings: list[tuple[int, object]] = field(default_factory=list)
     leaders: list[tuple[float, str]] = field(default_factory=list)  # tab stops with leaders: (x, kind)
     # comment ranges in this paragraph: (w:id, display start, end, whether the range starts here);
     # a range open at the paragraph's start or end runs to that edge
@@ -217,6 +220,7 @@ class ParagraphMeasurer:
         notes: list[tuple[int, str, int]] = []
         objects: list[tuple[int, float, float]] = []
         floating: list[tuple[float, float]] = []
+        drawings: list[tuple[int, object]] = []
         comment_marks: list[tuple[str, int, int, bool]] = []
         hidden_changes: list[tuple[int, str | None]] = []
         pos = 0
@@ -292,6 +296,7 @@ class ParagraphMeasurer:
                     pos += 1
                 continue
             if kind == OBJECT:
+                drawings.append((pos, piece.node))
                 self._object(piece, p, para_fmt, table_style, pos, objects, floating, formats, spans)
                 if piece.extra.startswith("inline"):
                     parts.append(OBJECT_CHAR)
@@ -351,6 +356,7 @@ class ParagraphMeasurer:
         for cid, (start, here) in active.items():  # ranges that go on into the next paragraph
             comment_marks.append((cid, start, pos, here))
         self._last_objects = (objects, floating)
+        self._last_drawings = drawings
         self._last_marks = (comment_marks, hidden_changes)
         return "".join(parts), formats, accepted, spans, breaks, notes
 
@@ -409,6 +415,7 @@ class ParagraphMeasurer:
         # the replacement glyph, spaced out to the picture's width, holds its place on the line
         font.setLetterSpacing(QFont.AbsoluteSpacing, max(w - 8.0, 0.0))
         cf.setFont(font)
+        cf.setForeground(QColor(0, 0, 0, 0))  # the picture is painted there (ui/drawings.py), not the glyph
         formats.append((pos, pos + 1, cf))
         spans.append(Span(pos, pos + 1, "object"))
 
@@ -427,6 +434,7 @@ class ParagraphMeasurer:
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers,
                                                                           note_mark, open_comments)
         objects, floating = self._last_objects
+        drawings = self._last_drawings
         comment_marks, hidden_changes = self._last_marks
         vanished = self.view != "all" and _vanishes(p, self.view, spans, breaks)
         # a page break that ends the paragraph starts the next block on a new page; it does not
@@ -441,6 +449,7 @@ class ParagraphMeasurer:
             formats = [(max(a - 1, 0), b - 1, cf) for a, b, cf in formats if b > 1]
             comment_marks = [(c, max(a - 1, 0), max(b - 1, 0), here) for c, a, b, here in comment_marks]
             hidden_changes = [(max(o - 1, 0), a) for o, a in hidden_changes]
+            drawings = [(max(o - 1, 0), el) for o, el in drawings]
         break_after = bool(breaks) and breaks[-1] == len(text) - 1 and text.endswith(LINE_SEPARATOR)
         if break_after:
             text = text[:-1]
@@ -567,7 +576,7 @@ class ParagraphMeasurer:
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
             widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
-            page_break_after=break_after, objects=objects, floating=floating, leaders=leaders,
+            page_break_after=break_after, objects=objects, floating=floating, drawings=drawings, leaders=leaders,
             contextual_key=para.style_id if para.contextual_spacing else None,
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
             comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,

@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from ..layout import Page
 from .balloons import BADGE, paint_markup_area
 from .border_painter import paint_borders
+from .drawings import paint_floating, paint_inline
 from .review_marks import ReviewIndex, change_bars, text_edges
 
 CANVAS = QColor("#a7aaaf")
@@ -49,10 +50,13 @@ def paint_page(painter: QPainter, page: Page, target: QRectF, zoom: float, marks
         painter.setClipRect(QRectF(0, 0, page.width, page.height))
         for rect, color in page.fills:  # cell shading goes under the text and the rules
             painter.fillRect(rect, QColor(color))
+        paint_floating(painter, page, front=False)  # drawings behind the text, header and footer ones
         _rules(painter, page)
         paint_borders(painter, page.borders)
         for frag in page.fragments:
             frag.draw(painter)
+        paint_inline(painter, page)
+        paint_floating(painter, page, front=True)
         left, _right = text_edges(page)
         for rect, color in change_bars(page, left):
             painter.fillRect(rect, color)
