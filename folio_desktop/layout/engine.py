@@ -66,6 +66,7 @@ class Paginator:
         self._measured: dict = {}
         self.note_numbers = self._number_notes()
         self._note_cache: dict = {}
+        self._note_index: dict[str, dict] = {}
         self._header_cache: dict = {}
         self.total_pages_hint = 0
         self.section_pages_hint: dict[int, int] = {}  # SECTIONPAGES: each section's count from the last flow
@@ -112,6 +113,7 @@ class Paginator:
         self.sections = read_sections(self.doc)
         self.note_numbers = self._number_notes()
         self._note_cache = {}
+        self._note_index = {}  # an edit may have added or removed notes
 
     def _number_notes(self) -> dict:
         numbers: dict = {}
@@ -445,16 +447,24 @@ class Paginator:
         if key in self._note_cache:
             return self._note_cache[key]
         out = []
-        part = self.doc.related_part(kind + "s")
-        if part is not None and kind == "footnote":
-            root = self.doc.package.xml(part)
-            for note in root.iterchildren(_W + kind):
-                if note.get(_W + "id") == str(note_id):
-                    for p in note.iter(T_P):
-                        out.append((p, self.measure(p, self._column.width, story=f"{kind}:{note_id}")))
-                    break
+        note = self._note_elements(kind).get(str(note_id))
+        if note is not None and kind == "footnote":
+            for p in note.iter(T_P):
+                out.append((p, self.measure(p, self._column.width, story=f"{kind}:{note_id}")))
         self._note_cache[key] = out
         return out
+
+    def _note_elements(self, kind: str) -> dict:
+        """w:id -> the w:footnote (or w:endnote) element, indexed once rather than searched per note."""
+        index = self._note_index.get(kind)
+        if index is None:
+            index = {}
+            part = self.doc.related_part(kind + "s")
+            if part is not None:
+                for note in self.doc.package.xml(part).iterchildren(_W + kind):
+                    index.setdefault(note.get(_W + "id"), note)
+            self._note_index[kind] = index
+        return index
 
     def _line_notes(self, para: MeasuredParagraph, line_index: int):
         line = para.lines[line_index]

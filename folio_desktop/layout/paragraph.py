@@ -152,6 +152,7 @@ class ParagraphMeasurer:
         self._formats: dict = {}
         self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
+        self._stops: dict = {}  # (tab stops, indents, widths, shift) -> the QTextOption stops
 
     # -- text ---------------------------------------------------------------------------------
 
@@ -493,11 +494,20 @@ class ParagraphMeasurer:
         # the stops shifted for the first line, where Word's count from the indent. A paragraph
         # whose later lines hold tabs as well keeps unshifted stops, right for those lines, unless
         # it has a right or centre stop.
-        stops = _tab_stops(custom, first, left, default_tab, width)
+        # (stops matter only to a paragraph with a tab: most have none, and skip building them)
+        has_tab = "\t" in text
+        stops_key = (tuple(para.tabs), left, first, default_tab, width)
 
         def set_stops(by: float) -> None:
-            option.setTabs(sorted((QTextOption.Tab(t.position + by, t.type, t.delimiter) for t in stops
-                                   if t.position + by >= 0), key=lambda t: t.position))
+            if has_tab:  # paragraphs of one style share their stops: build them once
+                key = (stops_key, by)
+                tabs = self._stops.get(key)
+                if tabs is None:
+                    tabs = self._stops[key] = sorted(
+                        (QTextOption.Tab(t.position + by, t.type, t.delimiter)
+                         for t in _tab_stops(custom, first, left, default_tab, width) if t.position + by >= 0),
+                        key=lambda t: t.position)
+                option.setTabs(tabs)
             layout.setTextOption(option)
 
         shift = -first
