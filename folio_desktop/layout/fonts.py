@@ -1,7 +1,8 @@
 """Fonts for layout: Word's font names mapped to what is installed, each substitution reported once.
 
-Metric-compatible stand-ins keep line breaks where Word has them: Carlito for Calibri, Caladea for
-Cambria, the Liberation family for Times New Roman, Arial and Courier New.
+Metric-compatible stand-ins keep line breaks where Word has them: Carlito for Calibri, the
+Liberation family for Times New Roman, Arial and Courier New; Caladea (for Cambria) and Liberation
+Sans (for Aptos) are given the original's widths (metric_shims.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import logging
 import struct
 
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF, QRawFont
+
+from .metric_shims import build_family
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +36,13 @@ SUBSTITUTES = {
     "symbol": "DejaVu Sans",
     "wingdings": "DejaVu Sans",
 }
-# Stand-ins whose letters are not as wide as the font they replace: how much wider (or narrower) the
-# original sets text, per (bold, italic), measured as the advance widths in the PDFs Word made of the
-# word-pdf/ corpus over those PDFs' own text (benchmarks/word_fidelity.py shows the effect). Caladea
-# shares Cambria's vertical metrics but not its widths (e 441 against 488 per 1000 em, the figure 1
-# 362 against 554), so without this Cambria text breaks its lines about a word early (line-end F1
-# 0.6 against Word); Aptos, Word's newer default, has no free clone and sets 2.6% narrower than
-# Liberation Sans.
+# Stand-ins whose letters are not as wide as the font they replace. Caladea shares Cambria's
+# heights but not its widths (e 441 against 488 per 1000 em, the figure 1 362 against 554), and
+# Aptos, Word's newer default, has no free clone: without a correction Cambria text breaks its
+# lines about a word early (line-end F1 0.6 against Word). metric_shims.py gives the stand-in the
+# original's widths for every character Word's PDFs show (word_widths.py); the factors here, how
+# much wider the original sets ordinary text per (bold, italic), measured over those PDFs' text,
+# scale the other characters, or all of them when the copy cannot be built.
 WIDTH_FACTORS = {
     ("cambria", "Caladea"): {(False, False): 1.048, (True, False): 1.027, (False, True): 1.031, (True, True): 1.027},
     ("aptos", "Liberation Sans"): dict.fromkeys([(False, False), (True, False), (False, True), (True, True)], 0.974),
@@ -51,6 +54,7 @@ WIDTH_FACTORS = {
 CJK_STAND_INS = ("WenQuanYi Zen Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Droid Sans Fallback")
 KANA = "\x00kana"
 KANA_WIDTH = {"WenQuanYi Zen Hei": 1024 / 1048}
+_NO_LIGATURES = (QFont.Tag("liga"), QFont.Tag("clig"))
 FALLBACK_SERIF = "Liberation Serif"
 FALLBACK_SANS = "Liberation Sans"
 _SANS_HINTS = ("sans", "arial", "helvetica", "gothic", "grotesk", "segoe", "verdana", "tahoma", "calibri", "aptos")
@@ -86,6 +90,9 @@ class FontBook:
             if name and name not in self.substitutions:
                 self.substitutions[name] = found
                 log.info("font %r is not installed; using %r", name, found)
+            factors = WIDTH_FACTORS.get((key, found))
+            if factors:  # the stand-in with the original's widths, where they are known
+                found = build_family(key.title(), found, factors) or found
         self._resolved[key] = found
         return found
 
@@ -100,6 +107,8 @@ class FontBook:
             font.setBold(bold)
             font.setItalic(italic)
             font.setKerning(False)  # Word does not kern by default
+            for tag in _NO_LIGATURES:  # nor join letters (Carlito's "ti" also left PDFs saying "sec on")
+                font.setFeature(tag, 0)
             if caps:
                 font.setCapitalization(QFont.AllUppercase)
             elif small_caps:
