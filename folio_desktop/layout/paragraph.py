@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextOption
 
 from ..docx import inline
+from ..docx.font_table import read_font_table
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 from .borders import paragraph_frame
 from .fonts import KANA
@@ -158,6 +159,7 @@ class ParagraphMeasurer:
         self._formats: dict = {}
         self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
+        fonts.use_font_table(read_font_table(doc))  # a missing font's stand-in by its kind
 
     # -- text ---------------------------------------------------------------------------------
 
