@@ -159,6 +159,7 @@ class ParagraphMeasurer:
         self._formats: dict = {}
         self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
+        self._capitals: set[int] = set()  # id() of the cached formats in caps or small caps
         fonts.use_font_table(read_font_table(doc))  # a missing font's stand-in by its kind
 
     # -- text ---------------------------------------------------------------------------------
@@ -215,6 +216,8 @@ class ParagraphMeasurer:
         if background:
             cf.setBackground(QColor(background))
         self._formats[key] = cf
+        if fmt.caps or fmt.small_caps:
+            self._capitals.add(id(cf))
         return cf
 
     def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
@@ -497,7 +500,7 @@ class ParagraphMeasurer:
         mark_font = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
         # QTextLayout applies a font's capitalization only from its own font, never from a format
         # range: caps and small caps are shaped from capitals, while `text` keeps the document's case
-        layout = QTextLayout(_capitalized(text, formats), mark_font)
+        layout = QTextLayout(_capitalized(text, formats, self._capitals), mark_font)
         layout.setCacheEnabled(True)
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
@@ -730,12 +733,15 @@ def _vertical(fmt) -> tuple[float, float]:
     return max(size, 1.0), raise_pt
 
 
-def _capitalized(text: str, formats) -> str:
-    """The text to shape: capitals over the ranges in caps or small caps (a letter whose capital is
-    two letters, like ß, stays as it is so that offsets keep their meaning)."""
+def _capitalized(text: str, formats, capitals: set[int]) -> str:
+    """The text to shape: capitals over the ranges whose format is in caps or small caps (`capitals`
+    holds their id()s; a letter whose capital is two letters, like ß, stays as it is so that offsets
+    keep their meaning)."""
+    if not capitals:
+        return text
     chars = None
     for start, end, cf in formats:
-        if cf.font().capitalization() not in (QFont.AllUppercase, QFont.SmallCaps):
+        if id(cf) not in capitals:
             continue
         if chars is None:
             chars = list(text)
