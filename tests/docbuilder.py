@@ -26,6 +26,7 @@ PARTS = {
     "footnotes": ("word/footnotes.xml", "footnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", "footnotes"),
     "settings": ("word/settings.xml", "settings", "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml", "settings"),
     "endnotes": ("word/endnotes.xml", "endnotes", "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml", "endnotes"),
+    "fontTable": ("word/fontTable.xml", "fonts", "application/vnd.openxmlformats-officedocument.wordprocessingml.fontTable+xml", "fontTable"),
 }
 
 

@@ -1,13 +1,18 @@
 """Fonts for layout: Word's font names mapped to what is installed, each substitution reported once.
 
 Metric-compatible stand-ins keep line breaks where Word has them: Carlito for Calibri, the
-Liberation family for Times New Roman, Arial and Courier New; Caladea (for Cambria) and Liberation
-Sans (for Aptos) are given the original's widths (metric_shims.py).
+Liberation family for Times New Roman, Arial and Courier New, URW's clones of the PostScript fonts
+for Palatino, Century Schoolbook, Bookman, Avant Garde (Century Gothic's metrics) and Arial Narrow;
+Caladea (for Cambria) and Liberation Sans (for Aptos) are given the original's widths
+(metric_shims.py). Any other missing font falls back by what the document's font table says of it:
+its w:altName when that is installed, else a serif, sans or monospaced face by its PANOSE, pitch
+and family (a name's hints only when the table is silent).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import struct
 
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF, QRawFont
@@ -31,8 +36,19 @@ SUBSTITUTES = {
     "verdana": "Liberation Sans",
     "georgia": "Liberation Serif",
     "garamond": "Liberation Serif",
-    "book antiqua": "Liberation Serif",
-    "century schoolbook": "Liberation Serif",
+    "book antiqua": "P052",  # Monotype's Palatino: the same widths
+    "palatino linotype": "P052",
+    "palatino": "P052",
+    "century schoolbook": "C059",
+    "new century schoolbook": "C059",
+    "bookman old style": "URW Bookman",
+    "bookman": "URW Bookman",
+    "itc bookman": "URW Bookman",
+    "century gothic": "URW Gothic",  # drawn to ITC Avant Garde Gothic's widths
+    "avant garde": "URW Gothic",
+    "itc avant garde gothic": "URW Gothic",
+    "arial narrow": "Nimbus Sans Narrow",  # Helvetica Narrow's widths, as Arial Narrow's
+    "helvetica narrow": "Nimbus Sans Narrow",
     "symbol": "DejaVu Sans",
     "wingdings": "DejaVu Sans",
 }
@@ -57,19 +73,42 @@ KANA_WIDTH = {"WenQuanYi Zen Hei": 1024 / 1048}
 _NO_LIGATURES = (QFont.Tag("liga"), QFont.Tag("clig"))
 FALLBACK_SERIF = "Liberation Serif"
 FALLBACK_SANS = "Liberation Sans"
-_SANS_HINTS = ("sans", "arial", "helvetica", "gothic", "grotesk", "segoe", "verdana", "tahoma", "calibri", "aptos")
+FALLBACK_MONO = "Liberation Mono"
+_FALLBACKS = {"serif": FALLBACK_SERIF, "sans": FALLBACK_SANS, "mono": FALLBACK_MONO}
+# a name says sans serif (for fonts the table does not describe: web fonts, documents made by tools)
+_SANS_HINTS = ("sans", "arial", "helv", "gothic", "grotesk", "segoe", "verdana", "tahoma", "calibri", "aptos",
+               "inter", "roboto", "lato", "montserrat", "poppins", "nunito", "futura", "frutiger", "univers",
+               "myriad", "avenir", "trebuchet", "lucida grande", "ubuntu", "franklin", "swis721")
+_FOUNDRY = re.compile(r"\s*\[[^\]]*\]$")  # Qt's "Family [foundry]" for a family two foundries install
+_MONO_HINTS = ("mono", "courier", "consolas", "code", "typewriter")
 
 
 class FontBook:
     """Maps a document's font family names to installed families and builds cached QFonts."""
 
     def __init__(self):
-        self._families = {f.lower(): f for f in QFontDatabase.families()}
+        self._families: dict[str, str] = {}
+        self._foundries: dict[str, list[str]] = {}  # family -> "Family [foundry]" when Qt lists several
+        for installed in QFontDatabase.families():
+            self._families.setdefault(installed.lower(), installed)
+            base = _FOUNDRY.sub("", installed)
+            if base != installed:
+                self._families.setdefault(base.lower(), base)
+                self._foundries.setdefault(base.lower(), []).append(installed)
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
         self._line_factor: dict[tuple, float] = {}
         self._east_asian: dict[str, str] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
+        self._table: dict = {}  # lower-cased name -> docx.font_table.FontEntry
+
+    def use_font_table(self, table: dict) -> None:
+        """What the document's font table says of its fonts (docx.font_table.read_font_table), for
+        choosing a stand-in; names it describes anew are resolved again."""
+        for key, entry in table.items():
+            if self._table.get(key) != entry:
+                self._table[key] = entry
+                self._resolved.pop(key, None)
 
     def family(self, name: str | None) -> str:
         if name and name.endswith(KANA):  # kana of an East Asian family (east_asian_family)
@@ -81,20 +120,43 @@ class FontBook:
         if key in self._families:
             found = self._families[key]
         else:
-            sub = SUBSTITUTES.get(key)
-            if sub is None or sub.lower() not in self._families:
-                sub = FALLBACK_SANS if any(h in key for h in _SANS_HINTS) else FALLBACK_SERIF
-                if sub.lower() not in self._families:
-                    sub = next(iter(self._families.values()), "Sans")
-            found = self._families.get(sub.lower(), sub)
+            found = self._stand_in(key)
             if name and name not in self.substitutions:
                 self.substitutions[name] = found
                 log.info("font %r is not installed; using %r", name, found)
             factors = WIDTH_FACTORS.get((key, found))
             if factors:  # the stand-in with the original's widths, where they are known
                 found = build_family(key.title(), found, factors) or found
-        self._resolved[key] = found
+        found = self._resolved[key] = self._outline_font(found)
         return found
+
+    def _outline_font(self, family: str) -> str:
+        """Of a family installed twice (URW's fonts come as Type 1 and as OpenType, listed as
+        "P052 [urw]" and "P052 [UKWN]"), the copy with TrueType/OpenType tables: Qt would pick
+        either, and line heights are read from the hhea table."""
+        variants = self._foundries.get(family.lower())
+        if not variants:
+            return family
+        return next((v for v in variants if _hhea_factor(QFont(v)) > 0), family)
+
+    def _stand_in(self, key: str) -> str:
+        """The installed family for a missing font: its metric-compatible clone, else (from the
+        font table) its alternative name or the clone of that, else a fallback of its kind."""
+        entry = self._table.get(key)
+        for candidate in (key, *(alt.lower() for alt in (entry.alt_names if entry else ()))):
+            for option in (candidate, SUBSTITUTES.get(candidate, "").lower()):
+                if option and option in self._families:
+                    return self._families[option]
+        kind = entry.kind if entry is not None else None
+        if kind is None:
+            if any(h in key for h in _MONO_HINTS):
+                kind = "mono"
+            else:
+                kind = "sans" if any(h in key for h in _SANS_HINTS) else "serif"
+        for option in (_FALLBACKS[kind], FALLBACK_SERIF):
+            if option.lower() in self._families:
+                return self._families[option.lower()]
+        return next(iter(self._families.values()), "Sans")
 
     def font(self, family: str | None, size_pt: float, bold=False, italic=False, caps=False,
              small_caps=False, spacing_px: float = 0.0) -> QFont:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextOption
 
 from ..docx import inline
+from ..docx.font_table import read_font_table
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 from .borders import paragraph_frame
 from .fonts import KANA
@@ -38,6 +39,12 @@ KIND_COLORS = {"inserted": "#1f5fbf", "deleted": "#c62828", "formatted": "#8a5a0
 # none = the text as accepted, nothing marked; original = the text as if every change were rejected
 VIEWS = ("all", "simple", "none", "original")
 COLOR_SCHEMES = ("author", "kind")
+# Word's superscript and subscript: size and shift per em of the run's size (measured in its PDFs);
+# small caps draw lower-case letters as capitals at 70% (as Qt's own small caps font does)
+SCRIPT_SIZE = 0.58
+SUPERSCRIPT_RAISE = 0.33
+SUBSCRIPT_DROP = 0.08
+SMALL_CAPS_SIZE = 0.7
 
 
 def author_color(author: str | None, palette: dict[str, str]) -> str:
@@ -153,6 +160,8 @@ class ParagraphMeasurer:
         self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
         self._stops: dict = {}  # (tab stops, indents, widths, shift) -> the QTextOption stops
+        self._capitals: set[int] = set()  # id() of the cached formats in caps or small caps
+        fonts.use_font_table(read_font_table(doc))  # a missing font's stand-in by its kind
 
     # -- text ---------------------------------------------------------------------------------
 
@@ -165,17 +174,24 @@ class ParagraphMeasurer:
         return author_color(author, self.author_colors)
 
     def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool,
-                     moved: bool = False) -> QTextCharFormat:
-        key = (fmt, span_kind, author, comment, moved)
+                     moved: bool = False, small: bool = False) -> QTextCharFormat:
+        key = (fmt, span_kind, author, comment, moved, small)
         cached = self._formats.get(key)
         if cached is not None:
             return cached
         cf = QTextCharFormat()
-        size = fmt.size_pt
-        if fmt.vert_align in ("superscript", "subscript"):
-            size = size * 0.65
-        cf.setFont(self.fonts.font(fmt.font_family, size, fmt.bold, fmt.italic, fmt.caps, fmt.small_caps,
-                                   fmt.spacing_twips * TWIP))
+        size, raise_pt = _vertical(fmt)
+        if small:  # a lower-case letter in small caps: a capital at Word's reduced size
+            size *= SMALL_CAPS_SIZE
+        font = self.fonts.font(fmt.font_family, size, fmt.bold, fmt.italic, fmt.caps, fmt.small_caps,
+                               fmt.spacing_twips * TWIP)
+        cf.setFont(font)
+        if raise_pt:
+            # Qt's AlignSuperScript shrinks the font again (to 2/3 of a whole point size) and raises
+            # by half its height; a baseline offset (percent of the item font's ascent + descent)
+            # puts the text exactly where Word does
+            metrics = QFontMetricsF(font)
+            cf.setBaselineOffset(100.0 * raise_pt * 96 / 72 / max(metrics.ascent() + metrics.descent(), 1.0))
         marked = self.show_markup and span_kind in ("inserted", "deleted", "formatted")
         color = fmt.color
         if marked and span_kind != "formatted":
@@ -191,10 +207,6 @@ class ParagraphMeasurer:
             cf.setUnderlineColor(QColor(self.change_color("formatted", author)))
         if fmt.strike or fmt.double_strike or (marked and span_kind == "deleted"):
             cf.setFontStrikeOut(True)
-        if fmt.vert_align == "superscript":
-            cf.setVerticalAlignment(QTextCharFormat.AlignSuperScript)
-        elif fmt.vert_align == "subscript":
-            cf.setVerticalAlignment(QTextCharFormat.AlignSubScript)
         background = None
         if fmt.highlight and fmt.highlight in HIGHLIGHTS:
             background = HIGHLIGHTS[fmt.highlight]
@@ -205,6 +217,8 @@ class ParagraphMeasurer:
         if background:
             cf.setBackground(QColor(background))
         self._formats[key] = cf
+        if fmt.caps or fmt.small_caps:
+            self._capitals.add(id(cf))
         return cf
 
     def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
@@ -234,7 +248,7 @@ class ParagraphMeasurer:
             """Shown text that is not document text: a list label, a note's own number."""
             nonlocal pos
             parts.append(text)
-            formats.append((pos, pos + len(text), self._char_format(fmt, "label", None, False)))
+            self._add_formats(formats, pos, text, fmt, "label", None, False)
             accepted.extend([-1] * len(text))
             spans.append(Span(pos, pos + len(text), "label"))
             pos += len(text)
@@ -365,7 +379,7 @@ class ParagraphMeasurer:
         """The formats of one run's text: Chinese, Japanese and Korean characters in the run's East
         Asian font (w:rFonts/@w:eastAsia), the rest in its own, as Word picks a font per character."""
         if not _EAST_ASIAN.search(text):
-            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            self._add_formats(formats, pos, text, fmt, span_kind, author, comment, moved)
             return
         family = self.fonts.east_asian_family(fmt.east_asian_font)
         east, kana = replace(fmt, font_family=family), replace(fmt, font_family=family + KANA)
@@ -375,9 +389,9 @@ class ParagraphMeasurer:
             if _EAST_ASIAN.match(piece):
                 cf = self._char_format(kana if _KANA.match(piece) else east, span_kind, author, comment, moved)
                 self._height_font[id(cf)] = own.font()
+                formats.append((pos + match.start(), pos + match.end(), cf))
             else:
-                cf = own
-            formats.append((pos + match.start(), pos + match.end(), cf))
+                self._add_formats(formats, pos + match.start(), piece, fmt, span_kind, author, comment, moved)
 
     def _gapped(self, cf: QTextCharFormat, ch: str) -> QTextCharFormat:
         """A cached _gapped_format that measures its line as cf does."""
@@ -388,6 +402,21 @@ class ParagraphMeasurer:
             if id(cf) in self._height_font:
                 self._height_font[id(gapped)] = self._height_font[id(cf)]
         return gapped
+
+    def _add_formats(self, formats, pos: int, text: str, fmt, span_kind: str, author: str | None,
+                     comment: bool, moved: bool = False) -> None:
+        """The format ranges of `text` at `pos`: one, or in small caps one per stretch of lower-case
+        letters (drawn as smaller capitals) and of everything else."""
+        if not fmt.small_caps or fmt.caps or text.isupper() or not any(c.islower() for c in text):
+            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            return
+        start = 0
+        for i in range(1, len(text) + 1):
+            if i == len(text) or text[i].islower() != text[start].islower():
+                small = text[start].islower()
+                formats.append((pos + start, pos + i,
+                                self._char_format(fmt, span_kind, author, comment, moved, small)))
+                start = i
 
     def _original_format(self, run, change, p, para_fmt, table_style, cache):
         """The format a run had before its pending formatting change (w:rPrChange holds the old rPr)."""
@@ -421,6 +450,16 @@ class ParagraphMeasurer:
         spans.append(Span(pos, pos + 1, "object"))
 
     # -- shaping --------------------------------------------------------------------------------
+
+    def _range_height(self, cf: QTextCharFormat, height_font: QFont | None = None) -> float:
+        """The line height a format range needs: its font's (or height_font's), and text raised or
+        lowered off the baseline (w:position, superscript) takes that much more, as in Word."""
+        height = self.fonts.line_height(height_font if height_font is not None else cf.font())
+        offset = cf.baselineOffset()
+        if offset:
+            metrics = QFontMetricsF(cf.font())
+            height += abs(offset) / 100.0 * (metrics.ascent() + metrics.descent())
+        return height
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
                 note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
@@ -460,7 +499,9 @@ class ParagraphMeasurer:
             comment_marks = [(c, min(a, len(text)), min(b, len(text)), here) for c, a, b, here in comment_marks]
             hidden_changes = [(min(o, len(text)), a) for o, a in hidden_changes]
         mark_font = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
-        layout = QTextLayout(text, mark_font)
+        # QTextLayout applies a font's capitalization only from its own font, never from a format
+        # range: caps and small caps are shaped from capitals, while `text` keeps the document's case
+        layout = QTextLayout(_capitalized(text, formats, self._capitals), mark_font)
         layout.setCacheEnabled(True)
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
@@ -527,7 +568,7 @@ class ParagraphMeasurer:
         mark_metrics = self.fonts.line_height(mark_font_obj)
         # East Asian text set in a stand-in keeps the line height of the run's own font, as when
         # Qt fell back to it glyph by glyph (its taller metrics are not those of Word's CJK fonts)
-        ranges = [(a, b, self.fonts.line_height(self._height_font.get(id(cf), cf.font()))) for a, b, cf in formats]
+        ranges = [(a, b, self._range_height(cf, self._height_font.get(id(cf)))) for a, b, cf in formats]
 
         def lay_out_lines() -> list[Line]:
             lines: list[Line] = []
@@ -681,6 +722,44 @@ def _tab_stops(custom: list, first: float, left: float, default: float, width: f
         stops.append(QTextOption.Tab(k * default - left, QTextOption.LeftTab))
         k += 1
     return stops
+
+
+def _half_points(pt: float) -> float:
+    return round(pt * 2) / 2
+
+
+def _vertical(fmt) -> tuple[float, float]:
+    """(font size, baseline raise) in points of a run: w:position raises or lowers it (half
+    points); superscript and subscript are drawn smaller and raised or lowered, in half points as
+    Word does (its PDF of docxide-case10: Aptos 12 pt gives 7 pt figures 4 pt up, 1 pt down)."""
+    size = fmt.size_pt
+    raise_pt = fmt.position_half_pts / 2
+    if fmt.vert_align == "superscript":
+        size = _half_points(fmt.size_pt * SCRIPT_SIZE)
+        raise_pt += _half_points(fmt.size_pt * SUPERSCRIPT_RAISE)
+    elif fmt.vert_align == "subscript":
+        size = _half_points(fmt.size_pt * SCRIPT_SIZE)
+        raise_pt -= _half_points(fmt.size_pt * SUBSCRIPT_DROP)
+    return max(size, 1.0), raise_pt
+
+
+def _capitalized(text: str, formats, capitals: set[int]) -> str:
+    """The text to shape: capitals over the ranges whose format is in caps or small caps (`capitals`
+    holds their id()s; a letter whose capital is two letters, like ß, stays as it is so that offsets
+    keep their meaning)."""
+    if not capitals:
+        return text
+    chars = None
+    for start, end, cf in formats:
+        if id(cf) not in capitals:
+            continue
+        if chars is None:
+            chars = list(text)
+        for i in range(start, min(end, len(chars))):
+            upper = chars[i].upper()
+            if len(upper) == 1:
+                chars[i] = upper
+    return text if chars is None else "".join(chars)
 
 
 def _line_height(natural: float, para) -> float:
