@@ -291,3 +291,20 @@ def test_letters_are_not_joined_into_ligatures(qapp, tmp_path):
     metrics = QFontMetricsF(FontBook().font("Calibri", 12))
     assert metrics.horizontalAdvance("ti") == pytest.approx(metrics.horizontalAdvance("t") + metrics.horizontalAdvance("i"),
                                                             abs=0.01)
+
+
+def test_a_line_does_not_break_after_a_slash_inside_a_word(qapp, tmp_path):
+    """Word keeps "and/or" and "bold/italic" whole at a line end (docxide-case10: "... with" ends the
+    line and "bold/italic" starts the next); Qt's Unicode rules would break after the slash."""
+    # the slash word at every position around the line end: some paragraphs must carry it over
+    body = "".join(p("word " * k + "and/or " + "word " * 20, ppr='<w:jc w:val="both"/>') for k in range(10, 24))
+    _rev, layout = lay_out(tmp_path, body)
+    lines = [frag.para.text[line.start:line.end] for page in layout.pages for frag in page.body_fragments()
+             for line in frag.para.lines]
+    assert not [text for text in lines if text.rstrip().endswith("/")]
+    assert any(text.startswith("and/or") for text in lines)
+    rev = DocxReviewer.open(WORD_PDF / "docxide-case10.docx")
+    page3 = layout_document(rev.document).pages[2]
+    words = [f.para.text[ln.start:ln.end] for f in page3.body_fragments() for ln in f.para.lines]
+    assert any(text.rstrip().endswith("features with") for text in words)
+    assert any(text.startswith("bold/italic") for text in words)

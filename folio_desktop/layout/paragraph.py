@@ -588,6 +588,7 @@ class ParagraphMeasurer:
                     line.setLineWidth(max(tab_width - offset, 10.0))
                     if line.textStart() + line.textLength() < len(text):
                         line.setLineWidth(max(avail - offset, 10.0))  # the tail does not fit either
+                _keep_slashed_words(line, text, max(avail - offset, 10.0))
                 line.setPosition(QPointF(offset, y))
                 start, end = line.textStart(), line.textStart() + line.textLength()
                 natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
@@ -662,6 +663,19 @@ def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.Form
     fr.length = end - start
     fr.format = cf
     return fr
+
+
+def _keep_slashed_words(line, text: str, width: float) -> None:
+    """Word does not break a line after a slash inside a word ("and/or", "bold/italic"); Qt does,
+    by the Unicode rules. Such a line is cut back to the space before the word."""
+    start = line.textStart()
+    end = start + line.textLength()
+    if not (start < end < len(text) and text[end - 1] == "/" and end - 2 >= start and text[end - 2].isalnum()
+            and text[end].isalnum()):
+        return
+    space = max(text.rfind(" ", start, end - 1), text.rfind("\t", start, end - 1))
+    if space >= start:  # a word longer than the line keeps Qt's break
+        line.setNumColumns(space + 1 - start, width)
 
 
 AUTO_SPACE_EM = 0.22  # Word's gap between East Asian and Latin text (2.4 pt at 11 pt in the OpenChain handout)
