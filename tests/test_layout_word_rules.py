@@ -308,3 +308,14 @@ def test_a_line_does_not_break_after_a_slash_inside_a_word(qapp, tmp_path):
     words = [f.para.text[ln.start:ln.end] for f in page3.body_fragments() for ln in f.para.lines]
     assert any(text.rstrip().endswith("features with") for text in words)
     assert any(text.startswith("bold/italic") for text in words)
+
+
+def test_no_gap_between_east_asian_punctuation_and_latin_text(qapp, tmp_path):
+    """Word's automatic gap is between ideographs (or kana) and Latin text, not after a full stop or
+    comma set full width ("核心条例的。OpenChain" is one word in Word's PDF)."""
+    body = '<w:p><w:r><w:rPr><w:sz w:val="22"/></w:rPr><w:t>条例的。OpenChain</w:t></w:r></w:p>'
+    _rev, layout = lay_out(tmp_path, body)
+    _page, frag = body_fragment(layout, "条例")
+    line = frag.para.layout.lineAt(0)
+    stop = frag.para.text.index("。")
+    assert line.cursorToX(stop + 1)[0] - line.cursorToX(stop)[0] == pytest.approx(11 * PX, abs=0.3)  # one em

@@ -642,6 +642,7 @@ _EAST_ASIAN_CHARS = "\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-
 _KANA_CHARS = "\u3041-\u3096\u30a1-\u30fa"  # hiragana and katakana letters
 _EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]")
 _KANA = re.compile(f"[{_KANA_CHARS}]")
+_EAST_ASIAN_PUNCTUATION = re.compile("[\u3000-\u303f\uff00-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 # runs of kana, of other East Asian characters, and of everything else
 _SCRIPT_RUNS = re.compile(f"[{_KANA_CHARS}]+|(?:(?![{_KANA_CHARS}])[{_EAST_ASIAN_CHARS}])+|[^{_EAST_ASIAN_CHARS}]+")
 _ALIGN = {}
@@ -688,8 +689,11 @@ def _auto_space(text: str, formats: list, letters: bool, digits: bool, gapped) -
     def latin(ch: str) -> bool:
         return (letters and ch.isascii() and ch.isalpha()) or (digits and ch.isdigit() and ch.isascii())
 
+    def ideograph(ch: str) -> bool:  # East Asian, not its punctuation ("。OpenChain" has no gap in Word)
+        return bool(_EAST_ASIAN.match(ch)) and not _EAST_ASIAN_PUNCTUATION.match(ch)
+
     wider = {i - 1 for i in range(1, len(text))
-             if (_EAST_ASIAN.match(text[i - 1]) and latin(text[i])) or (latin(text[i - 1]) and _EAST_ASIAN.match(text[i]))}
+             if (ideograph(text[i - 1]) and latin(text[i])) or (latin(text[i - 1]) and ideograph(text[i]))}
     if not wider:
         return formats
     out = []
