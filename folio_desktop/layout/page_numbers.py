@@ -10,89 +10,22 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ..docx.numbering import format_number as list_number
 from ..docx.ooxml import W_NS
 
 _W = "{" + W_NS + "}"
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
 
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_ORDINAL_WORDS = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth",
-                  "nine": "ninth", "twelve": "twelfth"}
-
-
-def _roman(n: int) -> str:
-    out = []
-    for value, letters in _ROMAN:
-        while n >= value:
-            out.append(letters)
-            n -= value
-    return "".join(out)
-
-
-def _letters(n: int) -> str:
-    # Word repeats the letter past z: 27 is "aa", 28 "bb" (not spreadsheet-style "ab")
-    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-
-
-def _cardinal(n: int) -> str:
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        tens, ones = divmod(n, 10)
-        return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        return _ONES[hundreds] + " hundred" + (" " + _cardinal(rest) if rest else "")
-    thousands, rest = divmod(n, 1000)
-    return _cardinal(thousands) + " thousand" + (" " + _cardinal(rest) if rest else "")
-
-
-def _ordinal_text(n: int) -> str:
-    words = _cardinal(n)
-    head, sep, last = words.rpartition("-" if "-" in words.split(" ")[-1] else " ")
-    if last in _ORDINAL_WORDS:
-        last = _ORDINAL_WORDS[last]
-    elif last.endswith("y"):
-        last = last[:-1] + "ieth"
-    else:
-        last += "th"
-    return head + sep + last
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def format_number(n: int, fmt: str | None) -> str:
-    """n in a w:numFmt / w:pgNumType w:fmt value (ST_NumberFormat). Formats that cannot show n
-    (roman or letters of zero or less) and unknown ones fall back to decimal, as Word does."""
+    """n in a w:pgNumType w:fmt value (ST_NumberFormat), as a list number would show it, with the
+    page-only "- n -". Formats that cannot show n (roman or letters of zero or less) fall back to
+    decimal, as Word does."""
     fmt = fmt or "decimal"
     if n <= 0 and fmt not in ("decimal", "decimalZero", "numberInDash"):
         return str(n)
-    if fmt in ("lowerRoman", "upperRoman"):
-        text = _roman(n)
-        return text.upper() if fmt == "upperRoman" else text
-    if fmt in ("lowerLetter", "upperLetter"):
-        text = _letters(n)
-        return text.upper() if fmt == "upperLetter" else text
-    if fmt == "decimalZero":
-        return f"{n:02d}" if 0 <= n < 10 else str(n)
     if fmt == "numberInDash":
         return f"- {n} -"
-    if fmt == "ordinal":
-        return _ordinal(n)
-    if fmt == "cardinalText":
-        return _cardinal(n).capitalize()
-    if fmt == "ordinalText":
-        return _ordinal_text(n).capitalize()
-    if fmt in ("hex", "hexadecimal"):
-        return format(n, "X")
-    return str(n)
+    return list_number(n, "hex" if fmt == "hexadecimal" else fmt)
 
 
 # general format switches (\* name) that pick a number format; the case of roman and alphabetic
