@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import inline
-from .formatting import Formatter, _hex, _shading
+from .formatting import Formatter, _shading, hex_color
 from .inline import BREAK, NOTE, TAB, TEXT, StoryState
 from .ooxml import MC_FALLBACK, W_NS, W_VAL, on_off
 
@@ -278,8 +278,8 @@ class _Census:
         value = el.get(W_VAL)
         if value and value.lower() == "auto":
             return None
-        if _hex(value):
-            return _hex(value)
+        if hex_color(value):
+            return hex_color(value)
         theme = el.get(_W + "themeColor")
         return self.fmt.theme.color(theme) if theme else None
 
@@ -427,7 +427,7 @@ def _page_colour(doc: Document) -> str:
         and on_off(settings.find(_W + "displayBackgroundShape"))
     if shown:
         el = doc.root.find(_W + "background")
-        value = _hex(el.get(_W + "color")) if el is not None else None
+        value = hex_color(el.get(_W + "color")) if el is not None else None
         if value:
             return value
     return WHITE
@@ -532,7 +532,7 @@ def _box_fill(box, page: str):
                 if solid is not None:
                     rgb = solid.find(f"{{{A_NS}}}srgbClr")
                     value = rgb.get("val") if rgb is not None else None
-                    return _hex(value) or _UNKNOWN
+                    return hex_color(value) or _UNKNOWN
                 if any(sppr.find(f"{{{A_NS}}}{t}") is not None for t in ("gradFill", "blipFill", "pattFill")):
                     return _UNKNOWN
             ref = parent.find(f"{{{WPS_NS}}}style/{{{A_NS}}}fillRef")
@@ -542,7 +542,7 @@ def _box_fill(box, page: str):
                 return page
             raw = (parent.get("fillcolor") or "white").split()
             raw = raw[0] if raw else "white"
-            return (_hex(raw[1:]) if raw.startswith("#") else _VML_COLOURS.get(raw.lower())) or _UNKNOWN
+            return (hex_color(raw[1:]) if raw.startswith("#") else _VML_COLOURS.get(raw.lower())) or _UNKNOWN
         parent = parent.getparent()
     return _UNKNOWN
 

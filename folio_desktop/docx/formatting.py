@@ -160,7 +160,8 @@ def _flag(raw: str | None) -> bool:
     return raw is not None and raw.lower() in ("1", "true", "on")
 
 
-def _hex(value: str | None) -> str | None:
+def hex_color(value: str | None) -> str | None:
+    """A w:color / w:fill value as upper-case RRGGBB, or None for auto, empty or malformed ones."""
     if not value or len(value) != 6:
         return None
     try:
@@ -173,9 +174,9 @@ def _hex(value: str | None) -> str | None:
 def _shading(shd: etree._Element) -> str | None:
     """The colour a w:shd paints (a solid pattern shows its pattern colour); None = no fill."""
     pattern = shd.get(W_VAL)
-    fill = _hex(shd.get(_W + "fill"))
+    fill = hex_color(shd.get(_W + "fill"))
     if pattern == "solid":
-        fill = _hex(shd.get(_W + "color")) or fill
+        fill = hex_color(shd.get(_W + "color")) or fill
     return None if pattern == "nil" else fill
 
 
@@ -234,8 +235,8 @@ def parse_rpr(rpr: etree._Element | None) -> dict[str, Any]:
             theme = child.get(_W + "themeColor")
             if value and value.lower() == "auto":
                 out["color"] = None
-            elif _hex(value):
-                out["color"] = _hex(value)
+            elif hex_color(value):
+                out["color"] = hex_color(value)
             elif theme:
                 out["color"] = ("theme", theme)
         elif name == "highlight":

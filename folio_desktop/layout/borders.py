@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QRectF
 
+from ..docx.formatting import hex_color
 from ..docx.ooxml import W_NS
 
 _W = "{" + W_NS + "}"
@@ -61,16 +62,6 @@ def _int(raw: str | None, default: int) -> int:
         return default
 
 
-def _hex(raw: str | None) -> str | None:
-    if not raw or len(raw) != 6:
-        return None
-    try:
-        int(raw, 16)
-    except ValueError:
-        return None
-    return raw.upper()
-
-
 def _tinted(rgb: str, tint: str | None, shade: str | None) -> str:
     """w:themeTint lightens towards white, w:themeShade darkens towards black (0-FF, FF = unchanged)."""
     channels = [int(rgb[i:i + 2], 16) for i in (0, 2, 4)]
@@ -98,7 +89,7 @@ def make_border(attrs: tuple, theme) -> Border | None:
         return None
     eighths = max(2, min(96, _int(sz, 4)))  # ST_EighthPointMeasure: Word clamps to 1/4 .. 12 pt
     rgb = theme.color(theme_color) if theme_color and theme is not None else None
-    rgb = _tinted(rgb, tint, shade) if rgb and _hex(rgb) else _hex(color)
+    rgb = _tinted(rgb, tint, shade) if rgb and hex_color(rgb) else hex_color(color)
     width = eighths / 8 * PX_PER_PT * _LINE_UNITS.get(val, 1.0)
     return Border(val, width, max(_int(space, 0), 0) * PX_PER_PT, "#" + (rgb or "000000"), eighths)
 
@@ -467,7 +458,7 @@ class TableBorders:
 def _cell_fill(tc) -> str | None:
     """A cell's own w:shd fill as engine._cell_fill reads it ("#RRGGBB"; None for none, auto, white)."""
     shd = tc.find(f"{_W}tcPr/{_W}shd")
-    fill = _hex(shd.get(_W + "fill")) if shd is not None else None
+    fill = hex_color(shd.get(_W + "fill")) if shd is not None else None
     return "#" + fill if fill and fill != "FFFFFF" else None
 
 
