@@ -569,6 +569,10 @@ class ParagraphMeasurer:
         # East Asian text set in a stand-in keeps the line height of the run's own font, as when
         # Qt fell back to it glyph by glyph (its taller metrics are not those of Word's CJK fonts)
         ranges = [(a, b, self._range_height(cf, self._height_font.get(id(cf)))) for a, b, cf in formats]
+        # one height over the whole text (the common case): no line needs to look up its ranges
+        heights = {h for _a, _b, h in ranges}
+        covered = sum(b - a for a, b, _h in ranges) == len(text)
+        uniform = heights.pop() if len(heights) == 1 and covered else None
 
         def lay_out_lines() -> list[Line]:
             lines: list[Line] = []
@@ -591,7 +595,10 @@ class ParagraphMeasurer:
                 _keep_slashed_words(line, text, max(avail - offset, 10.0))
                 line.setPosition(QPointF(offset, y))
                 start, end = line.textStart(), line.textStart() + line.textLength()
-                natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
+                if uniform is not None and start < end:
+                    natural = uniform
+                else:
+                    natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
                 pictures = [h for o, _w, h in objects if start <= o < end]
                 if not line.textLength():
                     natural = mark_metrics
