@@ -286,3 +286,20 @@ def test_sample_signature_table_leaves_no_empty_box_at_the_foot_of_page_1(qapp):
     else:
         assert below == [], f"an empty table border at the foot of page 1: rows {below}"
         assert first_row_on(lay.pages[1])
+
+
+def test_a_footer_rule_is_drawn_and_takes_its_room(lay_out):
+    """A footer paragraph's top border (a rule above "Page n", common in contracts) is drawn in
+    its colour above the footer text by its space; the footer grows upward from the page foot, so
+    its text stays where it was and the rule's room is taken above it."""
+    rule = '<w:pPr><w:pBdr><w:top w:val="single" w:sz="12" w:space="4" w:color="1F4E79"/></w:pBdr></w:pPr>'
+    plain = footer_xml('<w:r><w:t>Confidential</w:t></w:r>')
+    ruled = plain.replace("<w:p>", f"<w:p>{rule}", 1)
+    _, lay_plain = lay_out(package(para("body"), sect(), {"rIdF1": plain}))
+    _, lay_ruled = lay_out(package(para("body"), sect(), {"rIdF1": ruled}))
+    foot = next(f for f in lay_ruled.pages[0].fragments if f.story.startswith("footer"))
+    before = next(f for f in lay_plain.pages[0].fragments if f.story.startswith("footer"))
+    assert foot.top == pytest.approx(before.top, abs=0.3)
+    segments = [b for b in lay_ruled.pages[0].borders if b.y1 == b.y2 and b.y1 < foot.top]
+    assert segments and segments[0].color.lstrip("#").upper() == "1F4E79"
+    assert foot.top - segments[0].y1 == pytest.approx(4 * 96 / 72 + 1.5 * 96 / 72 / 2, abs=1.0)

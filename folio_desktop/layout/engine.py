@@ -615,20 +615,27 @@ class Paginator:
                     measured_p = self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)
                     self._header_cache[key] = measured_p
                 measured.append((p, measured_p))
-            total = sum(m.space_before + m.content_height + m.space_after for _p, m in measured)
+            # a footer's rule (a paragraph border) takes its room and is drawn, as in the body
+            story = [m for _p, m in measured]
+            pads = [frame_pads(story[i - 1] if i else None, m, story[i + 1] if i + 1 < len(story) else None)
+                    if m.frame is not None else NO_PADS for i, m in enumerate(story)]
+            total = sum(m.space_before + pad.top + m.content_height + pad.bottom + m.space_after
+                        for (_p, m), pad in zip(measured, pads))
             if kind == "header":
                 y = s.header * TWIP
                 header_bottom = y + total
             else:
                 y = page.height - s.footer * TWIP - total
                 footer_top = y
-            for _p, m in measured:
-                y += m.space_before
+            for (_p, m), pad in zip(measured, pads):
+                y += m.space_before + pad.top
                 frag = Fragment(f"{kind}:{rid}", None, m, 0, len(m.lines) - 1, left, y)
                 page.fragments.append(frag)
+                if m.frame is not None:
+                    self._frame_pieces.append(frame_piece(frag, pad, True, True))
                 if m.drawings:
                     floating.place_fragment_anchors(self, page, frag, _Column(left, 0.0, page.height, width))
-                y = frag.bottom + m.space_after
+                y = frag.bottom + pad.bottom + m.space_after
         return header_bottom, footer_top
 
     # -- tables ----------------------------------------------------------------------------------------------
