@@ -78,13 +78,13 @@ class _Turn:
     version: int  # the document's version when this stretch of the turn began
 
 
-class _Step(QUndoCommand):
-    """One undoable action. Pushed after the action ran, so the first redo does nothing."""
+class _SwapStep(QUndoCommand):
+    """An undo step pushed after its action ran (so the first redo does nothing) that undoes and
+    redoes by swapping the document with what it holds (_swap)."""
 
-    def __init__(self, actions: ReviewActions, text: str, before: Checkpoint):
+    def __init__(self, actions: ReviewActions, text: str):
         super().__init__(text)
         self._actions = actions
-        self._other = before
         self._fresh = True
 
     def redo(self) -> None:
@@ -97,6 +97,17 @@ class _Step(QUndoCommand):
     def undo(self) -> None:
         self._swap()
         self._actions.stepped.emit("undo", self.text())
+
+    def _swap(self) -> None:
+        raise NotImplementedError
+
+
+class _Step(_SwapStep):
+    """One undoable action: the whole document's checkpoint before (or after) it."""
+
+    def __init__(self, actions: ReviewActions, text: str, before: Checkpoint):
+        super().__init__(actions, text)
+        self._other = before
 
     def _swap(self) -> None:
         reviewer = self._actions.reviewer
@@ -181,27 +192,14 @@ def _resolve(root: etree._Element, path: list[int]) -> etree._Element:
     return el
 
 
-class _LocalStep(QUndoCommand):
+class _LocalStep(_SwapStep):
     """A keystroke's undo step: the paragraphs it changed, not the whole document."""
 
     def __init__(self, actions: ReviewActions, text: str, region: _Region, kind: str | None):
-        super().__init__(text)
-        self._actions = actions
+        super().__init__(actions, text)
         self.region = region
         self.kind = kind  # "typing" or "deleting" while a burst may go on; None once it cannot
         self.last = time.monotonic()
-        self._fresh = True
-
-    def redo(self) -> None:
-        if self._fresh:
-            self._fresh = False
-            return
-        self._swap()
-        self._actions.stepped.emit("redo", self.text())
-
-    def undo(self) -> None:
-        self._swap()
-        self._actions.stepped.emit("undo", self.text())
 
     def _swap(self) -> None:
         actions = self._actions
