@@ -18,21 +18,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from shot_helpers import wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def wait_for(app, done, timeout_ms: int = 20_000) -> bool:
-    from PySide6.QtCore import QDeadlineTimer, QEventLoop
-
-    deadline = QDeadlineTimer(timeout_ms)
-    while not done():
-        if deadline.hasExpired():
-            return False
-        app.processEvents(QEventLoop.AllEvents, 50)
-    return True
 
 
 def main(argv: list[str]) -> int:

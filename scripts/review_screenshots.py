@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from shot_helpers import wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -26,17 +28,6 @@ if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
 PILOT = ROOT.parent / "shared" / "corpus" / "contract_commonpaper_pilot_agreement.docx"
 FORCE_MAJEURE, SURVIVAL_B, REPRESENTATIONS = "2B40068A", "197F919C", "3B3CEE90"
 NEW_CLAUSE = "Each party will comply with all Applicable Laws in performing this Agreement."
-
-
-def wait_for(app, done, timeout_ms: int = 20_000) -> bool:
-    from PySide6.QtCore import QDeadlineTimer, QEventLoop
-
-    deadline = QDeadlineTimer(timeout_ms)
-    while not done():
-        if deadline.hasExpired():
-            return False
-        app.processEvents(QEventLoop.AllEvents, 50)
-    return True
 
 
 def settle(app, ms: int = 400) -> None:

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from shot_helpers import wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -27,17 +29,6 @@ REASON = "Five years matches the supply term under discussion; three would expir
 REPLY = ("I read the outline and the term clause. I proposed **one change** to clause 4 (Term): "
          "*three (3) years* becomes *five (5) years*, with the reason attached as a comment. "
          "The liability cap in clause 5 looks balanced.")
-
-
-def wait_for(app, done, timeout_ms: int = 20_000) -> bool:
-    from PySide6.QtCore import QDeadlineTimer, QEventLoop
-
-    deadline = QDeadlineTimer(timeout_ms)
-    while not done():
-        if deadline.hasExpired():
-            return False
-        app.processEvents(QEventLoop.AllEvents, 50)
-    return True
 
 
 def main(argv: list[str]) -> int:
