@@ -39,6 +39,19 @@ def corpus() -> Path:
     return CORPUS
 
 
+def shown_page_view(qtbot, width: int, height: int):
+    """A PageView of this size, shown (exposed) and closed after the test, scrolling without animation."""
+    from folio_desktop.ui.page_view import PageView
+
+    view = PageView()
+    view.smooth_scrolling = False
+    view.resize(width, height)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
 def ok(envelope: dict):
     """The result of a tool call that must have succeeded (execute_tool_call's envelope)."""
     assert envelope["ok"], envelope

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 from chat_helpers import make_settings
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, shown_page_view
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QTextLayout
 from PySide6.QtWidgets import QApplication
@@ -21,7 +21,6 @@ from folio_desktop.layout import layout_document
 from folio_desktop.ui.balloons import BADGE, anchors
 from folio_desktop.ui.balloons import _font as balloon_font
 from folio_desktop.ui.comments_panel import CommentsPanel
-from folio_desktop.ui.page_view import PageView
 from folio_desktop.ui.review_marks import MARKUP_WIDTH
 from folio_desktop.ui.review_window import ReviewWindow
 from folio_desktop.ui.text_flow import cursor_x
@@ -34,13 +33,7 @@ PANDOC = CORPUS / "pandoc_comments_with_reply.docx"
 
 @pytest.fixture
 def view(qtbot):
-    v = PageView()
-    v.smooth_scrolling = False
-    v.resize(1300, 900)
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown_page_view(qtbot, 1300, 900)
 
 
 def shown(view, rev, zoom=1.0):

@@ -11,7 +11,7 @@ import random
 import types
 
 import pytest
-from conftest import CORPUS, ok
+from conftest import CORPUS, ok, shown_page_view
 from PySide6.QtCore import QPointF, Qt
 
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
@@ -20,7 +20,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.textkit import utf16_to_index
 from folio_desktop.layout import layout_document
 from folio_desktop.ui.live_bridge import LiveBridge
-from folio_desktop.ui.page_view import PageView
 from folio_desktop.ui.text_flow import cursor_x
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
@@ -40,13 +39,7 @@ def data():
 
 @pytest.fixture
 def view(qtbot):
-    v = PageView()
-    v.smooth_scrolling = False
-    v.resize(900, 700)
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown_page_view(qtbot, 900, 700)
 
 
 def live(qtbot, view, raw: bytes, **kwargs) -> LiveBridge:

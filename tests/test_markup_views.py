@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 from chat_helpers import make_settings
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, shown_page_view
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
@@ -19,7 +19,6 @@ from folio_desktop.layout import layout_document
 from folio_desktop.layout.paragraph import KIND_COLORS
 from folio_desktop.ui.export import export_pdf
 from folio_desktop.ui.live_bridge import LiveBridge
-from folio_desktop.ui.page_view import PageView
 from folio_desktop.ui.review_marks import BAR_OFFSET, MARKUP_WIDTH, SIMPLE_BAR, span_color, text_edges
 from folio_desktop.ui.review_window import ReviewWindow
 from folio_desktop.ui.text_flow import cursor_x
@@ -83,13 +82,7 @@ def test_views_draw_the_changes_as_they_should(qapp):
 
 @pytest.fixture
 def view(qtbot):
-    v = PageView()
-    v.smooth_scrolling = False
-    v.resize(1300, 900)
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown_page_view(qtbot, 1300, 900)
 
 
 def bars_at(image, page, colour) -> list[int]:

@@ -4,7 +4,7 @@ scrolling to blocks, selection and copy, clicks on redlines, and what the pixels
 from __future__ import annotations
 
 import pytest
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, shown_page_view
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -13,7 +13,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.ui.page_geometry import GAP
 from folio_desktop.ui.page_painter import HIGHLIGHT
-from folio_desktop.ui.page_view import PageView
 from folio_desktop.ui.review_marks import BAR_OFFSET, text_edges
 from folio_desktop.ui.text_flow import cursor_x
 
@@ -34,13 +33,7 @@ def docs(qapp):
 
 @pytest.fixture
 def view(qtbot):
-    v = PageView()
-    v.smooth_scrolling = False
-    v.resize(900, 700)
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+    return shown_page_view(qtbot, 900, 700)
 
 
 def shown(view, docs, path, zoom=1.0):
