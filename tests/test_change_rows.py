@@ -6,6 +6,7 @@ from __future__ import annotations
 import docx as python_docx
 import pytest
 from conftest import ALL_GOOD, CORPUS
+from pilot_versions import write_pilot_pair
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui.change_rows import Places, change_rows, clause_number, counts, difference_rows, quote
@@ -15,7 +16,6 @@ RA001 = CORPUS / "powertools_RA001_tracked_revisions_moves.docx"
 MOVE = CORPUS / "pandoc_track_changes_move_macword.docx"
 RPR = CORPUS / "adeu_word_rprchange_comments.docx"
 ARABIC = CORPUS / "powertools_RP051_arabic_tracked_changes.docx"
-PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 
 
 def rows_of(path):
@@ -122,25 +122,8 @@ def test_clause_numbers_from_display_labels():
 
 @pytest.fixture(scope="module")
 def pilot_pair(tmp_path_factory):
-    """The pilot agreement and a later version: a word in 2.2 and in 5.1, a new clause after 3.1,
-    5.3 deleted, 7.11 (Force Majeure) moved under 2.4."""
-    folder = tmp_path_factory.mktemp("pair")
-    base, revised = folder / "pilot v1.docx", folder / "pilot v2.docx"
-    base.write_bytes(PILOT.read_bytes())
-    reviewer = DocxReviewer.open(PILOT)
-    force_majeure = reviewer.snapshot().block("2B40068A").text
-    result = reviewer.apply_document_operations({"version": 1, "mode": "direct", "operations": [
-        {"type": "replaceInBlock", "blockId": "2490E3DE", "find": "immediately", "replace": "at once"},
-        {"type": "replaceInBlock", "blockId": "2780E4B6", "find": "total cumulative", "replace": "aggregate"},
-        {"type": "insertAfterBlock", "blockId": "3B3CEE90",
-         "text": "Each party will comply with all Applicable Laws in performing this Agreement."},
-        {"type": "deleteBlock", "blockId": "495703C8"},
-        {"type": "deleteBlock", "blockId": "2B40068A"},
-        {"type": "insertAfterBlock", "blockId": "197F919C", "text": force_majeure},
-    ]})
-    assert len(result["applied"]) == 6, result
-    reviewer.save(revised)
-    return base, revised
+    """The pilot agreement and a later version (pilot_versions.py)."""
+    return write_pilot_pair(tmp_path_factory.mktemp("pair"))
 
 
 def test_differences_are_sentences_with_clause_numbers(pilot_pair):

@@ -11,6 +11,7 @@ import docx as python_docx
 import pytest
 from conftest import CORPUS
 from docbuilder import build_docx, p
+from pilot_versions import FORCE_MAJEURE, PILOT, write_pilot_pair  # 7.11, Force Majeure
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -23,9 +24,7 @@ from folio_desktop.ui.compare_window import CompareWindow
 from folio_desktop.ui.page_geometry import GAP
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"
-PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 CSA = CORPUS / "contract_commonpaper_csa_with_ai_gdocs.docx"
-FORCE_MAJEURE = "2B40068A"  # clause 7.11 of the pilot agreement
 
 
 @pytest.fixture
@@ -40,24 +39,8 @@ def versions(tmp_path):
 
 @pytest.fixture
 def pilot_pair(tmp_path):
-    """The pilot agreement and a later version: a word in 2.2 and in 5.1, a new clause after 3.1,
-    5.3 deleted, 7.11 (Force Majeure) moved under 2.4."""
-    base, revised = tmp_path / "pilot v1.docx", tmp_path / "pilot v2.docx"
-    base.write_bytes(PILOT.read_bytes())
-    reviewer = DocxReviewer.open(PILOT)
-    force_majeure = reviewer.snapshot().block(FORCE_MAJEURE).text
-    result = reviewer.apply_document_operations({"version": 1, "mode": "direct", "operations": [
-        {"type": "replaceInBlock", "blockId": "2490E3DE", "find": "immediately", "replace": "at once"},
-        {"type": "replaceInBlock", "blockId": "2780E4B6", "find": "total cumulative", "replace": "aggregate"},
-        {"type": "insertAfterBlock", "blockId": "3B3CEE90",
-         "text": "Each party will comply with all Applicable Laws in performing this Agreement."},
-        {"type": "deleteBlock", "blockId": "495703C8"},
-        {"type": "deleteBlock", "blockId": FORCE_MAJEURE},
-        {"type": "insertAfterBlock", "blockId": "197F919C", "text": force_majeure},
-    ]})
-    assert len(result["applied"]) == 6, result
-    reviewer.save(revised)
-    return base, revised
+    """The pilot agreement and a later version (pilot_versions.py)."""
+    return write_pilot_pair(tmp_path)
 
 
 def open_compare(qtbot, base, revised, author="Comparison") -> CompareWindow:
