@@ -86,27 +86,6 @@ def join_split_lines(lines: list[list[Word]]) -> list[list[Word]]:
     return out
 
 
-def group_lines(words: list[Word]) -> list[list[Word]]:
-    lines: list[list[Word]] = []
-    boxes: list[list[float]] = []  # each line's [top, bottom]
-    for word in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
-        height = max(word.y1 - word.y0, 0.1)
-        for i in range(len(lines) - 1, max(len(lines) - 4, -1), -1):  # the last few lines only: they are sorted
-            top, bottom = boxes[i]
-            overlap = min(bottom, word.y1) - max(top, word.y0)
-            if overlap >= 0.5 * min(height, bottom - top):
-                lines[i].append(word)
-                boxes[i] = [min(top, word.y0), max(bottom, word.y1)]
-                break
-        else:
-            lines.append([word])
-            boxes.append([word.y0, word.y1])
-    for line in lines:
-        line.sort(key=lambda w: w.x0)
-    order = sorted(range(len(lines)), key=lambda i: boxes[i][0])
-    return [lines[i] for i in order]
-
-
 # -- the measures ----------------------------------------------------------------------------------------
 
 
