@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextOption
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFormat, QTextLayout, QTextOption
 
 from ..docx import inline
 from ..docx.font_table import read_font_table
@@ -157,7 +157,6 @@ class ParagraphMeasurer:
         self.show_comments = self.view in ("all", "simple")
         self.author_colors: dict[str, str] = {}
         self._formats: dict = {}
-        self._height_font: dict[int, QFont] = {}  # id of an East Asian format -> the font its lines measure
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
         self._stops: dict = {}  # (tab stops, indents, widths, shift) -> the QTextOption stops
         self._capitals: set[int] = set()  # id() of the cached formats in caps or small caps
@@ -388,19 +387,17 @@ class ParagraphMeasurer:
             piece = match.group()
             if _EAST_ASIAN.match(piece):
                 cf = self._char_format(kana if _KANA.match(piece) else east, span_kind, author, comment, moved)
-                self._height_font[id(cf)] = own.font()
+                cf.setProperty(HEIGHT_FONT, own.font())
                 formats.append((pos + match.start(), pos + match.end(), cf))
             else:
                 self._add_formats(formats, pos + match.start(), piece, fmt, span_kind, author, comment, moved)
 
     def _gapped(self, cf: QTextCharFormat, ch: str) -> QTextCharFormat:
-        """A cached _gapped_format that measures its line as cf does."""
+        """A cached _gapped_format (a copy of cf, so it measures its line as cf does)."""
         key = (id(cf), ch)
         gapped = self._gaps.get(key)
         if gapped is None:
             gapped = self._gaps[key] = _gapped_format(cf, ch)
-            if id(cf) in self._height_font:
-                self._height_font[id(gapped)] = self._height_font[id(cf)]
         return gapped
 
     def _add_formats(self, formats, pos: int, text: str, fmt, span_kind: str, author: str | None,
@@ -451,10 +448,11 @@ class ParagraphMeasurer:
 
     # -- shaping --------------------------------------------------------------------------------
 
-    def _range_height(self, cf: QTextCharFormat, height_font: QFont | None = None) -> float:
-        """The line height a format range needs: its font's (or height_font's), and text raised or
-        lowered off the baseline (w:position, superscript) takes that much more, as in Word."""
-        height = self.fonts.line_height(height_font if height_font is not None else cf.font())
+    def _range_height(self, cf: QTextCharFormat) -> float:
+        """The line height a format range needs: its font's (or its HEIGHT_FONT's), and text raised
+        or lowered off the baseline (w:position, superscript) takes that much more, as in Word."""
+        height_font = cf.property(HEIGHT_FONT)
+        height = self.fonts.line_height(height_font if isinstance(height_font, QFont) else cf.font())
         offset = cf.baselineOffset()
         if offset:
             metrics = QFontMetricsF(cf.font())
@@ -562,13 +560,12 @@ class ParagraphMeasurer:
         # wraps at the indent, but the last tab and what follows it may run on to that stop
         last_tab = text.rfind("\t")
         tab_width = furthest + 1.0 if furthest > avail and last_tab >= 0 else 0.0
-        mark_font_obj = self.fonts.font(para.mark.font_family, para.mark.size_pt, para.mark.bold, para.mark.italic)
         # LibreOffice scales the whole single line height, line gap included, for multiples
         # (measured: Carlito 12 pt at 1.15 lines is 16.8 pt, not 13.8)
-        mark_metrics = self.fonts.line_height(mark_font_obj)
+        mark_metrics = self.fonts.line_height(mark_font)
         # East Asian text set in a stand-in keeps the line height of the run's own font, as when
         # Qt fell back to it glyph by glyph (its taller metrics are not those of Word's CJK fonts)
-        ranges = [(a, b, self._range_height(cf, self._height_font.get(id(cf)))) for a, b, cf in formats]
+        ranges = [(a, b, self._range_height(cf)) for a, b, cf in formats]
         # one height over the whole text (the common case): no line needs to look up its ranges
         heights = {h for _a, _b, h in ranges}
         covered = sum(b - a for a, b, _h in ranges) == len(text)
@@ -646,6 +643,9 @@ class ParagraphMeasurer:
 # Han, kana, Hangul and the full-width forms and punctuation they are set with
 _EAST_ASIAN_CHARS = "\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff\uac00-\ud7af" \
     "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+# East Asian text set in a stand-in keeps the line height of the run's own font: its format holds
+# that font under this property (copies of the format keep it)
+HEIGHT_FONT = QTextFormat.UserProperty + 1
 _KANA_CHARS = "\u3041-\u3096\u30a1-\u30fa"  # hiragana and katakana letters
 _EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]")
 _KANA = re.compile(f"[{_KANA_CHARS}]")
