@@ -146,6 +146,10 @@ class Paginator:
         else:
             self.restarts = {n: r for n, r in self.restarts.items() if n < start[0]}
         self.pages = kept
+        # pages of each section so far (headers ask for it on every page: counted as they come)
+        self._section_pages: dict[int, int] = {}
+        for page in kept:
+            self._section_pages[page.section] = self._section_pages.get(page.section, 0) + 1
         self._page = None
         self._current = None
         self._note_carry: list = []
@@ -218,14 +222,14 @@ class Paginator:
             if (number % 2 == 0) != want_even:  # Word inserts a blank page to reach the right parity
                 blank = self._blank_page(number)
                 number_pages(blank, self.pages[-1], self.sections)
-                self.pages.append(blank)
+                self._append_page(blank)
                 yield blank
                 number += 1
         s = self.section
         self._page = Page(number, s.page_width * TWIP, s.page_height * TWIP, s.index, view=self.view)
         number_pages(self._page, self.pages[-1] if self.pages else None, self.sections)
         self._page.media = floating.media_store(self)
-        self.pages.append(self._page)
+        self._append_page(self._page)
         self._page_notes: list = []
         self._notes_height = 0.0
         self._flowed = False
@@ -235,6 +239,10 @@ class Paginator:
         self._carried_in = bool(self._note_carry)
         if self._note_carry:
             self._place_note_carry()
+
+    def _append_page(self, page: Page) -> None:
+        self.pages.append(page)
+        self._section_pages[page.section] = self._section_pages.get(page.section, 0) + 1
 
     def _blank_page(self, number: int) -> Page:
         """The empty page Word adds before an odd- or even-page section: it belongs to the section
@@ -561,7 +569,7 @@ class Paginator:
         s = self.section
         refs = s.headers if kind == "header" else s.footers
         number = self._page.number_value  # even pages are even by the number they print (Word)
-        first_of_section = not any(p.section == s.index for p in self.pages[:-1])
+        first_of_section = self._section_pages.get(s.index, 0) == 1  # this page is its section's first
         if s.title_page and first_of_section:
             return refs.first
         if self.even_odd and number % 2 == 0:
@@ -571,7 +579,7 @@ class Paginator:
     def _page_numbers(self, page: Page) -> PageNumbers:
         """The counts come from the last flow (a first flow shows the count so far, as Word does
         before its fields are updated); settle_counts() and a second flow make them final."""
-        in_section = sum(1 for p in self.pages if p.section == page.section)
+        in_section = self._section_pages.get(page.section, 0)
         section = self.sections[page.section] if page.section < len(self.sections) else self.section
         return PageNumbers(page.number_value, section.page_number_format,
                            self.section_pages_hint.get(page.section) or in_section,
