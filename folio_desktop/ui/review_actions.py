@@ -289,21 +289,22 @@ class ReviewActions(QObject):
             raise EditRefused("missingBlock", "That paragraph is no longer in the document.")
         return block
 
+    def _engine_apply(self, ops: list[dict], **options) -> dict:
+        """Apply a batch as the lawyer, or raise EditRefused saying why not (an invalid batch, or
+        an operation skipped). The engine, not reviewer.apply_document_operations: only it takes a
+        per-batch author."""
+        batch = {"version": 1, "mode": self.mode, "operations": ops}
+        try:
+            result = self.reviewer.engine.apply(batch, author=self.author, **options)
+        except InvalidDocumentOperationBatchError as exc:
+            raise EditRefused("invalidOperation", f"That edit could not be made ({exc.reason}).") from None
+        if result["skipped"] or not result["applied"]:
+            skip = result["skipped"][0] if result["skipped"] else {"reason": "noopOperation"}
+            raise EditRefused(skip["reason"], _refusal(skip), result)
+        return result
+
     def _apply(self, label: str, op: dict) -> dict:
-        batch = {"version": 1, "mode": self.mode, "operations": [op]}
-
-        def run() -> dict:
-            try:
-                # the engine, not reviewer.apply_document_operations: only it takes a per-batch author
-                result = self.reviewer.engine.apply(batch, author=self.author)
-            except InvalidDocumentOperationBatchError as exc:
-                raise EditRefused("invalidOperation", f"That edit could not be made ({exc.reason}).") from None
-            if result["skipped"] or not result["applied"]:
-                skip = result["skipped"][0] if result["skipped"] else {"reason": "noopOperation"}
-                raise EditRefused(skip["reason"], _refusal(skip), result)
-            return result
-
-        result = self._record(label, run)
+        result = self._record(label, lambda: self._engine_apply([op]))
         self.changed.emit(touched_blocks(result))
         return result
 
@@ -378,15 +379,7 @@ class ReviewActions(QObject):
         return top if here is elements[0] and region.in_place else None
 
     def _run_keystroke(self, ops: list[dict]) -> dict:
-        batch = {"version": 1, "mode": self.mode, "operations": ops}
-        try:
-            result = self.reviewer.engine.apply(batch, author=self.author, keystrokes=True, undoable=False)
-        except InvalidDocumentOperationBatchError as exc:
-            raise EditRefused("invalidOperation", f"That edit could not be made ({exc.reason}).") from None
-        if result["skipped"] or not result["applied"]:
-            skip = result["skipped"][0] if result["skipped"] else {"reason": "noopOperation"}
-            raise EditRefused(skip["reason"], _refusal(skip), result)
-        return result
+        return self._engine_apply(ops, keystrokes=True, undoable=False)
 
     def _record_script(self, label: str, script):
         """A keystroke over paragraphs that are not siblings, undone as a whole-document step."""
