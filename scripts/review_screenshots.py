@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
-from shot_helpers import wait_for
+from shot_helpers import wait_for, workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -90,8 +89,7 @@ def later_version(base: Path, revised: Path) -> None:
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="folio-shot-"))
-    os.environ["FOLIO_DESKTOP_CONFIG_DIR"] = str(work / "config")
+    work = workspace()
 
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication

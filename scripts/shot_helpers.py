@@ -1,6 +1,19 @@
-"""What the screenshot scripts share: waiting on the event loop for the window to get somewhere."""
+"""What the screenshot scripts share: a private workspace, and waiting on the event loop for the
+window to get somewhere."""
 
 from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def workspace() -> Path:
+    """A fresh temporary folder whose config/ the app uses for its settings, recovery files and
+    window layout, so the user's own are never read or changed."""
+    work = Path(tempfile.mkdtemp(prefix="folio-shot-"))
+    os.environ["FOLIO_DESKTOP_CONFIG_DIR"] = str(work / "config")
+    return work
 
 
 def wait_for(app, done, timeout_ms: int = 20_000) -> bool:

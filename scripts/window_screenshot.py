@@ -15,10 +15,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from shot_helpers import wait_for
+from shot_helpers import wait_for, workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -33,8 +32,7 @@ REPLY = ("I read the outline and the term clause. I proposed **one change** to c
 
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "screenshots" / "window.png"
-    work = Path(tempfile.mkdtemp(prefix="folio-shot-"))
-    os.environ["FOLIO_DESKTOP_CONFIG_DIR"] = str(work / "config")
+    work = workspace()
 
     from fake_messages_api import FakeMessagesAPI, Reply, Text, ToolUse
     from PySide6.QtWidgets import QApplication
