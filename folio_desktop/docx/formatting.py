@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from .errors import DocxError
-from .ooxml import W_NS, W_PPR, W_RPR, W_VAL, int_attr, on_off, w
+from .ooxml import W_NS, W_PPR, W_RPR, W_VAL, first_child, int_attr, on_off, structure_key, w
 from .snapshot import list_membership, row_cells, table_rows
 from .theme import Theme
 
@@ -526,8 +526,8 @@ class Formatter:
         cells in that row (not grid columns: a spanned last cell is still the last column)."""
         self._check()
         table_key = self._table_key(p, table_style_id, cell_position)
-        ppr = p.find(W_PPR)
-        key = (etree.tostring(ppr, with_tail=False) if ppr is not None else b"", table_key)
+        ppr = first_child(p, W_PPR)
+        key = (structure_key(ppr) if ppr is not None else (), table_key)
         para = self._paras.get(key)
         if para is None:
             para = self._build_paragraph(ppr, table_key)
@@ -546,8 +546,8 @@ class Formatter:
         if ctx is None or (table_style_id is not None and (ctx[1] is None or ctx[1][0] != table_style_id)):
             ctx = (para.style_id, self._table_key(p, table_style_id, None))
         style_id, table_key = ctx
-        rpr = run.find(W_RPR)
-        key = (style_id, table_key, etree.tostring(rpr, with_tail=False) if rpr is not None else None)
+        rpr = first_child(run, W_RPR)
+        key = (style_id, table_key, structure_key(rpr) if rpr is not None else None)
         fmt = self._runs.get(key)
         if fmt is None:
             direct = parse_rpr(rpr)

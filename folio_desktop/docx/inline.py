@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, ancestor, on_off
+from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, ancestor, first_child, on_off
 
 # piece kinds (OBJECT: a drawing; it has no text in any view, only a size for the layout)
 TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END, OBJECT = range(8)
@@ -50,7 +50,7 @@ T_FLDSIMPLE = _W + "fldSimple"
 T_SDT = _W + "sdt"
 T_SDT_CONTENT = _W + "sdtContent"
 T_PPR = _W + "pPr"
-T_PPR_PSTYLE = f"{T_PPR}/{_W}pStyle"
+T_PSTYLE = _W + "pStyle"
 T_DRAWING = _W + "drawing"
 T_PICT = _W + "pict"
 T_OBJECT = _W + "object"
@@ -97,6 +97,8 @@ class HiddenStyles(frozenset):
     when nothing closer says otherwise: a paragraph style (through basedOn) or the document defaults.
     Word hides such text; so do the accepted view, the model's reads and the pages."""
 
+    runs_hidden = False  # (a class attribute: run_is_hidden reads it for every run)
+
     def __new__(cls, characters=(), paragraphs=(), default_style: str | None = None, by_default: bool = False):
         self = super().__new__(cls, characters)
         self.paragraphs = frozenset(paragraphs)
@@ -109,7 +111,8 @@ class HiddenStyles(frozenset):
         """What to hide in paragraph p: these styles, and its runs by default when its style hides them."""
         if not self.paragraphs and not self.by_default:
             return self
-        ps = p.find(T_PPR_PSTYLE)
+        ppr = first_child(p, T_PPR)
+        ps = first_child(ppr, T_PSTYLE) if ppr is not None else None
         sid = ps.get(W_VAL) if ps is not None else self.default_style
         hidden = sid in self.paragraphs if sid else self.by_default
         return self._hiding if hidden else self
@@ -132,14 +135,14 @@ class _RunsHidden:
 
 def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
     default = getattr(hidden_styles, "runs_hidden", False)
-    rpr = run.find(T_RPR)
+    rpr = first_child(run, T_RPR)
     if rpr is None:
         return default
-    vanish = rpr.find(T_VANISH)
+    vanish = first_child(rpr, T_VANISH)
     if vanish is not None:
         return on_off(vanish)
     if hidden_styles:
-        rstyle = rpr.find(T_RSTYLE)
+        rstyle = first_child(rpr, T_RSTYLE)
         if rstyle is not None and rstyle.get(W_VAL) in hidden_styles:
             return True
     return default

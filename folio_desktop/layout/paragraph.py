@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFo
 from ..docx import inline
 from ..docx.font_table import read_font_table
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
+from ..docx.ooxml import first_child
 from .borders import paragraph_frame
 from .fonts import KANA
 
@@ -158,7 +159,7 @@ class ParagraphMeasurer:
         self.author_colors: dict[str, str] = {}
         self._formats: dict = {}
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
-        self._stops: dict = {}  # (tab stops, indents, widths, shift) -> the QTextOption stops
+        self._geometries: dict = {}  # (id of a paragraph format, width) -> (the format, its _Geometry)
         self._capitals: set[int] = set()  # id() of the cached formats in caps or small caps
         fonts.use_font_table(read_font_table(doc))  # a missing font's stand-in by its kind
 
@@ -332,15 +333,16 @@ class ParagraphMeasurer:
             if not text:
                 continue
             run = piece.run
-            fmt = run_cache.get(run)
-            if fmt is None:
-                fmt = self.formatter.run(run, p, para_fmt, table_style)
-                run_cache[run] = fmt
+            cached = run_cache.get(run)
+            if cached is None:
+                rpr = first_child(run, _W + "rPr") if run is not None else None
+                cached = run_cache[run] = (self.formatter.run(run, p, para_fmt, table_style),
+                                           first_child(rpr, _W + "rPrChange") if rpr is not None else None)
+            fmt, change = cached
             span_kind = "deleted" if deleted else ("inserted" if inserted else "text")
             mark = piece.dele if deleted else piece.ins
             moved = mark is not None and mark.tag.endswith(("}moveFrom", "}moveTo"))
             if span_kind == "text" and run is not None:
-                change = run.find(f"{_W}rPr/{_W}rPrChange")
                 if change is not None:
                     span_kind, mark = "formatted", change
                     if drop_inserted:  # Original: the run as it was formatted before the change
@@ -459,6 +461,15 @@ class ParagraphMeasurer:
             height += abs(offset) / 100.0 * (metrics.ascent() + metrics.descent())
         return height
 
+    def _geometry(self, para, width: float) -> _Geometry:
+        """What a paragraph format and a column width give every paragraph of that format: built
+        once per pair (a long contract has a few dozen), not per paragraph."""
+        key = (id(para), width)
+        cached = self._geometries.get(key)
+        if cached is None or cached[0] is not para:
+            cached = self._geometries[key] = (para, _Geometry(para, width, self.formatter.default_tab_stop))
+        return cached[1]
+
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
                 note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
                 open_comments: tuple[str, ...] = ()) -> MeasuredParagraph:
@@ -501,61 +512,16 @@ class ParagraphMeasurer:
         # range: caps and small caps are shaped from capitals, while `text` keeps the document's case
         layout = QTextLayout(_capitalized(text, formats, self._capitals), mark_font)
         layout.setCacheEnabled(True)
-        option = QTextOption()
-        option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
-        option.setAlignment(_ALIGN.get(para.alignment, _ALIGN["left"]))
-        option.setUseDesignMetrics(True)
-        if para.bidi:
-            from PySide6.QtCore import Qt
-
-            option.setTextDirection(Qt.RightToLeft)
-        left = para.indent_left * TWIP
-        first = para.first_line * TWIP
-        custom: list[QTextOption.Tab] = []
-        leaders: list[tuple[float, str]] = []
-        for stop in para.tabs:
-            if stop.kind in ("clear", "bar"):
-                continue
-            tab_type = {"right": QTextOption.RightTab, "center": QTextOption.CenterTab,
-                        "decimal": QTextOption.DelimiterTab}.get(stop.kind, QTextOption.LeftTab)
-            pos = stop.position * TWIP - left  # stops count from the margin, the layout from the indent
-            custom.append(QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal" else QTextOption.Tab(pos, tab_type))
-            if stop.leader in ("dot", "hyphen", "underscore", "middleDot", "heavy"):
-                leaders.append((pos, stop.leader))
-        default_tab = max(self.formatter.default_tab_stop * TWIP, 8.0)
-        option.setTabStopDistance(default_tab)
-        indent_right = para.indent_right * TWIP
-        avail = max(width - left - indent_right, 10.0)
-        # Qt breaks a line measuring its tab stops from the layout's origin but draws it measuring
-        # them from the line's own start, so a line moved off the origin (a first-line or hanging
-        # indent, where a list label sits) would be drawn with its text pushed past the right edge
-        # (ILPA p.4 "(a) credit ... restore"). Each line is broken at x = 0 and moved after, with
-        # the stops shifted for the first line, where Word's count from the indent. A paragraph
-        # whose later lines hold tabs as well keeps unshifted stops, right for those lines, unless
-        # it has a right or centre stop.
-        # (stops matter only to a paragraph with a tab: most have none, and skip building them)
-        has_tab = "\t" in text
-        stops_key = (tuple(para.tabs), left, first, default_tab, width)
-
-        def set_stops(by: float) -> None:
-            if has_tab:  # paragraphs of one style share their stops: build them once
-                key = (stops_key, by)
-                tabs = self._stops.get(key)
-                if tabs is None:
-                    tabs = self._stops[key] = sorted(
-                        (QTextOption.Tab(t.position + by, t.type, t.delimiter)
-                         for t in _tab_stops(custom, first, left, default_tab, width) if t.position + by >= 0),
-                        key=lambda t: t.position)
-                option.setTabs(tabs)
-            layout.setTextOption(option)
-
+        geo = self._geometry(para, width)
+        left, first, avail = geo.left, geo.first, geo.avail
+        has_tab = "\t" in text  # (stops matter only to a paragraph with a tab: most have none)
         shift = -first
-        set_stops(shift)
+        layout.setTextOption(geo.option(shift if has_tab else None))
         if (para.auto_space_de or para.auto_space_dn) and _EAST_ASIAN.search(text):
             formats = _auto_space(text, formats, para.auto_space_de, para.auto_space_dn, self._gapped)
         layout.setFormats([_format_range(a, b, cf) for a, b, cf in formats])
 
-        furthest = max((t.position + shift for t in custom), default=0.0)
+        furthest = geo.furthest
         # a tab stop past the right indent (TOC page numbers at a stop in the margin): text still
         # wraps at the indent, but the last tab and what follows it may run on to that stop
         last_tab = text.rfind("\t")
@@ -571,57 +537,64 @@ class ParagraphMeasurer:
         covered = sum(b - a for a, b, _h in ranges) == len(text)
         uniform = heights.pop() if len(heights) == 1 and covered else None
 
+        size = len(text)
+        pictures_at = [(o, h) for o, _w, h in objects]
+        break_starts = {b + 1 for b in breaks}
+
         def lay_out_lines() -> list[Line]:
+            # (the hot loop of a layout: each Qt call is asked once per line)
             lines: list[Line] = []
+            heights: dict[float, float] = {}  # natural height -> the line's height with spacing
             layout.beginLayout()
             y = 0.0
-            index = 0
+            offset = first
             while True:
                 line = layout.createLine()
                 if not line.isValid():
                     break
                 line.setLeadingIncluded(True)
-                offset = first if index == 0 else 0.0
-                line.setPosition(QPointF(0.0, y))  # broken at the origin, moved to its indent below
-                line.setLineWidth(max(avail - offset, 10.0))
-                start, end = line.textStart(), line.textStart() + line.textLength()
-                if tab_width and end < len(text) and start <= last_tab + 1 and end >= last_tab:
+                width_here = max(avail - offset, 10.0)
+                line.setLineWidth(width_here)  # broken at the origin (where new lines are), moved below
+                start = line.textStart()
+                end = start + line.textLength()
+                if tab_width and end < size and start <= last_tab + 1 and end >= last_tab:
                     line.setLineWidth(max(tab_width - offset, 10.0))
-                    if line.textStart() + line.textLength() < len(text):
-                        line.setLineWidth(max(avail - offset, 10.0))  # the tail does not fit either
-                _keep_slashed_words(line, text, max(avail - offset, 10.0))
-                line.setPosition(QPointF(offset, y))
-                start, end = line.textStart(), line.textStart() + line.textLength()
-                if uniform is not None and start < end:
+                    if start + line.textLength() < size:
+                        line.setLineWidth(width_here)  # the tail does not fit either
+                    end = start + line.textLength()
+                if start < end < size and text[end - 1] == "/":
+                    end = _keep_slashed_words(line, text, start, end, width_here)
+                if start == end:
+                    natural = mark_metrics
+                elif uniform is not None:
                     natural = uniform
                 else:
                     natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
-                pictures = [h for o, _w, h in objects if start <= o < end]
-                if not line.textLength():
-                    natural = mark_metrics
-                height = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
-                if pictures and para.line_rule != "exact":
-                    # an inline picture stands on the baseline: its line is the picture and the text's
-                    # descent, which a multiple line spacing does not scale (Word: the OpenChain
-                    # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
-                    height = max(height, max(pictures) + natural * 0.2)
-                start = line.textStart()
-                lines.append(Line(y, height, line.ascent(), start, start + line.textLength(),
-                                  page_break_before=bool(lines) and any(b + 1 == start for b in breaks)))
-                # keep the baseline at the bottom of taller "exact/atLeast" boxes as Word does
-                if height > line.height():  # the baseline sits low in a taller box, as in Word
-                    line.setPosition(QPointF(offset, y + (height - line.height()) * 0.8))
+                height = heights.get(natural)
+                if height is None:
+                    height = heights[natural] = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
+                if pictures_at and para.line_rule != "exact":
+                    pictures = [h for o, h in pictures_at if start <= o < end]
+                    if pictures:
+                        # an inline picture stands on the baseline: its line is the picture and the text's
+                        # descent, which a multiple line spacing does not scale (Word: the OpenChain
+                        # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
+                        height = max(height, max(pictures) + natural * 0.2)
+                lines.append(Line(y, height, line.ascent(), start, end,
+                                  page_break_before=bool(lines) and start in break_starts))
+                qt_height = line.height()
+                # the baseline sits low in a taller ("exact" or "atLeast") box, as in Word
+                line.setPosition(QPointF(offset, y + (height - qt_height) * 0.8 if height > qt_height else y))
                 y += height
-                index += 1
+                offset = 0.0
             layout.endLayout()
             return lines
 
         lines = lay_out_lines()
-        aligned = any(t.type in (QTextOption.RightTab, QTextOption.CenterTab) for t in custom)
-        if shift and not aligned and len(lines) > 1 and "\t" in text[lines[1].start:]:
+        if shift and not geo.aligned and len(lines) > 1 and "\t" in text[lines[1].start:]:
             # (entries laid out against a right-aligned stop, tables of contents, keep the shift
             # on every line: measured against LibreOffice it breaks them the same way)
-            set_stops(0.0)
+            layout.setTextOption(geo.option(0.0))
             lines = lay_out_lines()
         if not lines:
             height = _grid_height(mark_metrics, para, grid) if grid else _line_height(mark_metrics, para)
@@ -632,7 +605,7 @@ class ParagraphMeasurer:
             text=text, layout=layout, lines=lines, space_before=before, space_after=after, x=left, width=avail,
             accepted=accepted, spans=spans, note_refs=notes, keep_next=para.keep_next, keep_lines=para.keep_lines,
             widow_control=para.widow_control, page_break_before=para.page_break_before or break_before,
-            page_break_after=break_after, objects=objects, floating=floating, drawings=drawings, leaders=leaders,
+            page_break_after=break_after, objects=objects, floating=floating, drawings=drawings, leaders=geo.leaders,
             contextual_key=para.style_id if para.contextual_spacing else None,
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
             comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,
@@ -663,6 +636,67 @@ def _init_align():
 
 
 _init_align()
+_TAB_TYPES = {"right": QTextOption.RightTab, "center": QTextOption.CenterTab, "decimal": QTextOption.DelimiterTab}
+_ALIGNED_TABS = (QTextOption.RightTab, QTextOption.CenterTab)
+
+
+class _Geometry:
+    """A paragraph format in a column of a given width: its indents and width in px, its custom
+    tab stops from the indent, their leaders, and the text options with the stops in place."""
+
+    def __init__(self, para, width: float, default_tab_twips: float):
+        self.left = para.indent_left * TWIP
+        self.first = para.first_line * TWIP
+        self.avail = max(width - self.left - para.indent_right * TWIP, 10.0)
+        self.width = width
+        self.custom: list[QTextOption.Tab] = []
+        self.leaders: list[tuple[float, str]] = []
+        for stop in para.tabs:
+            if stop.kind in ("clear", "bar"):
+                continue
+            tab_type = _TAB_TYPES.get(stop.kind, QTextOption.LeftTab)
+            pos = stop.position * TWIP - self.left  # stops count from the margin, the layout from the indent
+            self.custom.append(QTextOption.Tab(pos, tab_type, ".") if stop.kind == "decimal"
+                               else QTextOption.Tab(pos, tab_type))
+            if stop.leader in ("dot", "hyphen", "underscore", "middleDot", "heavy"):
+                self.leaders.append((pos, stop.leader))
+        self.default_tab = max(default_tab_twips * TWIP, 8.0)
+        self.furthest = max((t.position - self.first for t in self.custom), default=0.0)
+        self.aligned = any(t.type in _ALIGNED_TABS for t in self.custom)
+        self._alignment = _ALIGN.get(para.alignment, _ALIGN["left"])
+        self._bidi = para.bidi
+        self._options: dict = {}
+
+    def option(self, shift: float | None) -> QTextOption:
+        """The text option, with every reachable tab stop moved by shift px (None: a paragraph
+        without a tab, which needs no stops).
+
+        Qt breaks a line measuring its tab stops from the layout's origin but draws it measuring
+        them from the line's own start, so a line moved off the origin (a first-line or hanging
+        indent, where a list label sits) would be drawn with its text pushed past the right edge
+        (ILPA p.4 "(a) credit ... restore"). Each line is broken at x = 0 and moved after, with the
+        stops shifted for the first line, where Word's count from the indent. A paragraph whose
+        later lines hold tabs as well keeps unshifted stops, right for those lines, unless it has
+        a right or centre stop."""
+        option = self._options.get(shift)
+        if option is None:
+            option = QTextOption()
+            option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
+            option.setAlignment(self._alignment)
+            option.setUseDesignMetrics(True)
+            if self._bidi:
+                from PySide6.QtCore import Qt
+
+                option.setTextDirection(Qt.RightToLeft)
+            option.setTabStopDistance(self.default_tab)
+            if shift is not None:
+                option.setTabs(sorted(
+                    (QTextOption.Tab(t.position + shift, t.type, t.delimiter)
+                     for t in _tab_stops(self.custom, self.first, self.left, self.default_tab, self.width)
+                     if t.position + shift >= 0),
+                    key=lambda t: t.position))
+            self._options[shift] = option
+        return option
 
 
 def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.FormatRange:
@@ -673,17 +707,18 @@ def _format_range(start: int, end: int, cf: QTextCharFormat) -> QTextLayout.Form
     return fr
 
 
-def _keep_slashed_words(line, text: str, width: float) -> None:
+def _keep_slashed_words(line, text: str, start: int, end: int, width: float) -> int:
     """Word does not break a line after a slash inside a word ("and/or", "bold/italic"); Qt does,
-    by the Unicode rules. Such a line is cut back to the space before the word."""
-    start = line.textStart()
-    end = start + line.textLength()
+    by the Unicode rules. Such a line (start, end: its text) is cut back to the space before the
+    word. Returns the line's end."""
     if not (start < end < len(text) and text[end - 1] == "/" and end - 2 >= start and text[end - 2].isalnum()
             and text[end].isalnum()):
-        return
+        return end
     space = max(text.rfind(" ", start, end - 1), text.rfind("\t", start, end - 1))
-    if space >= start:  # a word longer than the line keeps Qt's break
-        line.setNumColumns(space + 1 - start, width)
+    if space < start:  # a word longer than the line keeps Qt's break
+        return end
+    line.setNumColumns(space + 1 - start, width)
+    return start + line.textLength()
 
 
 AUTO_SPACE_EM = 0.22  # Word's gap between East Asian and Latin text (2.4 pt at 11 pt in the OpenChain handout)
