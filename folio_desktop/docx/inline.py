@@ -77,7 +77,7 @@ class StoryState:
     endnotes: int = 0
 
     def in_field_code(self) -> bool:
-        return any(not in_result for in_result in self.fields)
+        return False in self.fields  # (some open field is still in its instruction part)
 
 
 @dataclass(slots=True)
@@ -138,13 +138,15 @@ def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
     rpr = first_child(run, T_RPR)
     if rpr is None:
         return default
-    vanish = first_child(rpr, T_VANISH)
-    if vanish is not None:
-        return on_off(vanish)
-    if hidden_styles:
-        rstyle = first_child(rpr, T_RSTYLE)
-        if rstyle is not None and rstyle.get(W_VAL) in hidden_styles:
-            return True
+    rstyle = None
+    for node in rpr:  # (one pass for both: this runs for every run the engine reads)
+        tag = node.tag
+        if tag == T_VANISH:
+            return on_off(node)
+        if tag == T_RSTYLE:
+            rstyle = node
+    if hidden_styles and rstyle is not None and rstyle.get(W_VAL) in hidden_styles:
+        return True
     return default
 
 

@@ -16,7 +16,17 @@ from lxml import etree
 from . import inline
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
 from .numbering import LabelCounter
-from .ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W14_PARA_ID, W_NS, W_VAL, int_attr, on_off
+from .ooxml import (
+    MC_ALTERNATE,
+    MC_CHOICE,
+    MC_FALLBACK,
+    W14_PARA_ID,
+    W_NS,
+    W_VAL,
+    first_child,
+    int_attr,
+    on_off,
+)
 from .textkit import index_to_utf16, normalize, text_hash
 
 if TYPE_CHECKING:
@@ -378,7 +388,8 @@ class _Walker:
         boundaries: list[dict] = []
         touched_comments: list[str] = []
         length = 0
-        pstyle_el = p.find(f"{T_PPR}/{_W}pStyle")
+        ppr = first_child(p, T_PPR)
+        pstyle_el = first_child(ppr, _W + "pStyle") if ppr is not None else None
         pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
         active = self.active_comments
         for piece in inline.iter_pieces(p, self.state, self.hidden_styles):
@@ -430,25 +441,28 @@ class _Walker:
 
     def paragraph_properties(self, p, block: Block):
         doc = self.doc
-        ppr = p.find(T_PPR)
+        ppr = first_child(p, T_PPR)
         style_id = None
         direct_outline = None
         numpr = None
         if ppr is not None:
-            ps = ppr.find(_W + "pStyle")
+            found: dict = {}
+            for node in ppr:  # each property's first element, in one pass (this runs for every paragraph)
+                found.setdefault(node.tag, node)
+            ps = found.get(_W + "pStyle")
             if ps is not None:
                 style_id = ps.get(W_VAL)
-            ol = ppr.find(_W + "outlineLvl")
+            ol = found.get(_W + "outlineLvl")
             if ol is not None:
                 direct_outline = int_attr(ol)
-            numpr = ppr.find(_W + "numPr")
-            jc = ppr.find(_W + "jc")
+            numpr = found.get(_W + "numPr")
+            jc = found.get(_W + "jc")
             if jc is not None:
                 block.direct_alignment = jc.get(W_VAL)
-            spacing = ppr.find(_W + "spacing")
+            spacing = found.get(_W + "spacing")
             if spacing is not None:
                 block.direct_spacing = _spacing_json(spacing)
-            ind = ppr.find(_W + "ind")
+            ind = found.get(_W + "ind")
             if ind is not None:
                 block.direct_indentation = _indent_json(ind)
         block.style_id = style_id

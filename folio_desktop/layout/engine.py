@@ -27,7 +27,7 @@ from .borders import pads as frame_pads
 from .borders import piece as frame_piece
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
-from .page_numbers import PageNumbers, number_pages, section_counts, with_page_fields
+from .page_numbers import PageNumbers, has_page_field, number_pages, section_counts, with_page_fields
 from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
 
 _W = "{" + W_NS + "}"
@@ -68,6 +68,7 @@ class Paginator:
         self._note_cache: dict = {}
         self._note_index: dict[str, dict] = {}
         self._header_cache: dict = {}
+        self._story_paragraphs: dict = {}  # header or footer part -> [(w:p, shows a page field)]
         self.total_pages_hint = 0
         self.section_pages_hint: dict[int, int] = {}  # SECTIONPAGES: each section's count from the last flow
 
@@ -114,6 +115,8 @@ class Paginator:
         self.note_numbers = self._number_notes()
         self._note_cache = {}
         self._note_index = {}  # an edit may have added or removed notes
+        self._story_paragraphs = {}  # or changed a header
+        self._header_cache = {}
 
     def _number_notes(self) -> dict:
         numbers: dict = {}
@@ -475,6 +478,8 @@ class Paginator:
         return index
 
     def _line_notes(self, para: MeasuredParagraph, line_index: int):
+        if not para.note_refs:  # (most paragraphs: asked for every line placed)
+            return
         line = para.lines[line_index]
         for offset, kind, note_id in para.note_refs:
             if line.start <= offset < line.end and kind == "footnote":
@@ -483,7 +488,7 @@ class Paginator:
     def _notes_for_line(self, para: MeasuredParagraph, line_index: int, least: bool = False) -> float:
         """Height the footnotes referenced on this line add to the page: all of them, or with
         least, the smallest start that may stay with the line (the last note's opening lines)."""
-        notes = list(self._line_notes(para, line_index))
+        notes = list(self._line_notes(para, line_index)) if para.note_refs else None
         if not notes:
             return 0.0
         height = 0.0 if self._page_notes else NOTE_SEPARATOR_GAP * 2
@@ -610,12 +615,15 @@ class Paginator:
             rel = next((r for r in self.doc.package.rels(self.doc.main_part) if r.id == rid), None)
             if rel is None or not self.doc.package.has_part(rel.target):
                 continue
-            root = self.doc.package.xml(rel.target)
-            paragraphs = [p for p in root.iter(T_P) if _top_story_paragraph(p, root)]
+            paragraphs = self._story_paragraphs.get(rel.target)
+            if paragraphs is None:  # a header's paragraphs, and whether each shows a page field: once per part
+                root = self.doc.package.xml(rel.target)
+                paragraphs = self._story_paragraphs[rel.target] = [
+                    (p, has_page_field(p)) for p in root.iter(T_P) if _top_story_paragraph(p, root)]
             measured = []
             numbers = self._page_numbers(page)
-            for p in paragraphs:
-                copy_p, results = with_page_fields(p, numbers)
+            for p, fields in paragraphs:
+                copy_p, results = with_page_fields(p, numbers) if fields else (p, ())
                 # a header is the same on every page that prints the same field results: measure it once
                 key = (p, round(width, 1), results)
                 measured_p = self._header_cache.get(key)

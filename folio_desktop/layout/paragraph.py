@@ -159,6 +159,7 @@ class ParagraphMeasurer:
         self.author_colors: dict[str, str] = {}
         self._formats: dict = {}
         self._gaps: dict = {}  # (id of a format, character) -> it widened by the auto-space gap
+        self._heights: dict = {}  # id of a format -> (the format, _range_height of it)
         self._geometries: dict = {}  # (id of a paragraph format, width) -> (the format, its _Geometry)
         self._capitals: set[int] = set()  # id() of the cached formats in caps or small caps
         fonts.use_font_table(read_font_table(doc))  # a missing font's stand-in by its kind
@@ -174,8 +175,10 @@ class ParagraphMeasurer:
         return author_color(author, self.author_colors)
 
     def _char_format(self, fmt, span_kind: str, author: str | None, comment: bool,
-                     moved: bool = False, small: bool = False) -> QTextCharFormat:
-        key = (fmt, span_kind, author, comment, moved, small)
+                     moved: bool = False, small: bool = False, height_of=None) -> QTextCharFormat:
+        """The cached Qt format of a run format as this view draws it. height_of: the run format
+        whose font gives the line height (East Asian text set in a stand-in keeps its run's)."""
+        key = (fmt, span_kind, author, comment, moved, small, height_of)
         cached = self._formats.get(key)
         if cached is not None:
             return cached
@@ -216,6 +219,8 @@ class ParagraphMeasurer:
             background = COMMENT_BACKGROUND
         if background:
             cf.setBackground(QColor(background))
+        if height_of is not None:
+            cf.setProperty(HEIGHT_FONT, self._char_format(height_of, span_kind, author, comment, moved).font())
         self._formats[key] = cf
         if fmt.caps or fmt.small_caps:
             self._capitals.add(id(cf))
@@ -384,12 +389,11 @@ class ParagraphMeasurer:
             return
         family = self.fonts.east_asian_family(fmt.east_asian_font)
         east, kana = replace(fmt, font_family=family), replace(fmt, font_family=family + KANA)
-        own = self._char_format(fmt, span_kind, author, comment, moved)
         for match in _SCRIPT_RUNS.finditer(text):
             piece = match.group()
             if _EAST_ASIAN.match(piece):
-                cf = self._char_format(kana if _KANA.match(piece) else east, span_kind, author, comment, moved)
-                cf.setProperty(HEIGHT_FONT, own.font())
+                cf = self._char_format(kana if _KANA.match(piece) else east, span_kind, author, comment, moved,
+                                       height_of=fmt)
                 formats.append((pos + match.start(), pos + match.end(), cf))
             else:
                 self._add_formats(formats, pos + match.start(), piece, fmt, span_kind, author, comment, moved)
@@ -407,7 +411,13 @@ class ParagraphMeasurer:
         """The format ranges of `text` at `pos`: one, or in small caps one per stretch of lower-case
         letters (drawn as smaller capitals) and of everything else."""
         if not fmt.small_caps or fmt.caps or text.isupper() or not any(c.islower() for c in text):
-            formats.append((pos, pos + len(text), self._char_format(fmt, span_kind, author, comment, moved)))
+            cf = self._char_format(fmt, span_kind, author, comment, moved)
+            if formats and formats[-1][2] is cf and formats[-1][1] == pos:
+                # a run split from the one before without a change of format (Word splits runs at
+                # every editing session): one range, so Qt itemizes and shapes them as one
+                formats[-1] = (formats[-1][0], pos + len(text), cf)
+            else:
+                formats.append((pos, pos + len(text), cf))
             return
         start = 0
         for i in range(1, len(text) + 1):
@@ -453,12 +463,16 @@ class ParagraphMeasurer:
     def _range_height(self, cf: QTextCharFormat) -> float:
         """The line height a format range needs: its font's (or its HEIGHT_FONT's), and text raised
         or lowered off the baseline (w:position, superscript) takes that much more, as in Word."""
+        cached = self._heights.get(id(cf))
+        if cached is not None and cached[0] is cf:
+            return cached[1]
         height_font = cf.property(HEIGHT_FONT)
         height = self.fonts.line_height(height_font if isinstance(height_font, QFont) else cf.font())
         offset = cf.baselineOffset()
         if offset:
             metrics = QFontMetricsF(cf.font())
             height += abs(offset) / 100.0 * (metrics.ascent() + metrics.descent())
+        self._heights[id(cf)] = (cf, height)
         return height
 
     def _geometry(self, para, width: float) -> _Geometry:
