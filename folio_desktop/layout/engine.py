@@ -115,8 +115,7 @@ class Paginator:
         self.note_numbers = self._number_notes()
         self._note_cache = {}
         self._note_index = {}  # an edit may have added or removed notes
-        self._story_paragraphs = {}  # or changed a header
-        self._header_cache = {}
+        self._story_paragraphs = {}  # or a header's paragraphs
 
     def _number_notes(self) -> dict:
         numbers: dict = {}

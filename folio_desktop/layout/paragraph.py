@@ -78,6 +78,73 @@ class Line:
     page_break_before: bool = False
 
 
+class AcceptedMap:
+    """Display offset -> accepted-view offset (-1 where the accepted view has no such text: deleted
+    text, list labels, a note's own number), kept as stretches and expanded into a list on first
+    use: pagination never reads it, and a long contract has millions of characters.
+
+    Reads as the list it stands for (index, slice, len, iterate, index(), ==)."""
+
+    __slots__ = ("_stretches", "_size", "_list")
+
+    def __init__(self) -> None:
+        self._stretches: list[tuple[int, int, int]] = []  # (length, first accepted offset, step 0 or 1)
+        self._size = 0
+        self._list: list[int] | None = None
+
+    def add(self, length: int, first: int, step: int) -> None:
+        """length characters mapping to first, first + step, ... (step 0: all to first)."""
+        if length > 0:
+            self._stretches.append((length, first, step))
+            self._size += length
+            self._list = None
+
+    def trimmed(self, head: int, tail: int) -> AcceptedMap:
+        """This map without its first head and last tail characters."""
+        out = AcceptedMap()
+        skip, keep = head, self._size - head - tail
+        for length, first, step in self._stretches:
+            if skip >= length:
+                skip -= length
+                continue
+            take = min(length - skip, keep)
+            if take <= 0:
+                break
+            out.add(take, first + step * skip, step)
+            keep -= take
+            skip = 0
+        return out
+
+    def _expanded(self) -> list[int]:
+        if self._list is None:
+            out: list[int] = []
+            for length, first, step in self._stretches:
+                out.extend(range(first, first + length) if step else [first] * length)
+            self._list = out
+        return self._list
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __bool__(self) -> bool:
+        return self._size > 0
+
+    def __getitem__(self, index):
+        return self._expanded()[index]
+
+    def __iter__(self):
+        return iter(self._expanded())
+
+    def index(self, value: int) -> int:
+        return self._expanded().index(value)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, AcceptedMap)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"AcceptedMap({self._expanded()!r})"
+
+
 @dataclass
 class MeasuredParagraph:
     text: str
@@ -87,7 +154,7 @@ class MeasuredParagraph:
     space_after: float
     x: float  # left edge of the text area relative to the column
     width: float
-    accepted: list[int]  # display offset -> accepted-view offset (-1 for deleted/label text)
+    accepted: AcceptedMap | list[int]  # display offset -> accepted-view offset (-1 for deleted/label text)
     spans: list[Span] = field(default_factory=list)
     note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
     objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
@@ -234,7 +301,7 @@ class ParagraphMeasurer:
         open_comments: ids of comment ranges that started in an earlier paragraph and are still open."""
         parts: list[str] = []
         formats: list[tuple[int, int, QTextCharFormat]] = []
-        accepted: list[int] = []
+        accepted = AcceptedMap()
         spans: list[Span] = []
         breaks: list[int] = []
         notes: list[tuple[int, str, int]] = []
@@ -254,7 +321,7 @@ class ParagraphMeasurer:
             nonlocal pos
             parts.append(text)
             self._add_formats(formats, pos, text, fmt, "label", None, False)
-            accepted.extend([-1] * len(text))
+            accepted.add(len(text), -1, 0)
             spans.append(Span(pos, pos + len(text), "label"))
             pos += len(text)
 
@@ -312,7 +379,7 @@ class ParagraphMeasurer:
                 if piece.extra == "page":
                     breaks.append(pos)
                     parts.append(LINE_SEPARATOR)
-                    accepted.append(-1)
+                    accepted.add(1, -1, 0)
                     pos += 1
                 continue
             if kind == OBJECT:
@@ -320,7 +387,7 @@ class ParagraphMeasurer:
                 self._object(piece, p, para_fmt, table_style, pos, objects, floating, formats, spans)
                 if piece.extra.startswith("inline"):
                     parts.append(OBJECT_CHAR)
-                    accepted.append(-1)
+                    accepted.add(1, -1, 0)
                     pos += 1
                 continue
             if kind == NOTE:
@@ -361,15 +428,15 @@ class ParagraphMeasurer:
                               active_ids))
             parts.append(text)
             if deleted:
-                accepted.extend([-1] * len(text))
+                accepted.add(len(text), -1, 0)
             else:
                 if kind == NOTE:
                     # the accepted view reads the marker as [^n] / [^en]
                     marker = f"[^{number}]" if piece.extra == "footnote" else f"[^e{number}]"
-                    accepted.extend([acc] * len(text))
+                    accepted.add(len(text), acc, 0)
                     acc += len(marker)
                 else:
-                    accepted.extend(range(acc, acc + len(text)))
+                    accepted.add(len(text), acc, 1)
                     acc += len(text)
             pos += len(text)
         if mark_run is not None:
@@ -505,7 +572,7 @@ class ParagraphMeasurer:
         break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
         if break_before:  # a page break that opens the paragraph is a page break before it
             text = text[1:]
-            accepted = accepted[1:]
+            accepted = accepted.trimmed(1, 0)
             breaks = [b - 1 for b in breaks[1:]]
             notes = [(o - 1, t, i) for o, t, i in notes]
             spans = [replace(sp, start=max(sp.start - 1, 0), end=sp.end - 1) for sp in spans if sp.end > 1]
@@ -516,7 +583,7 @@ class ParagraphMeasurer:
         break_after = bool(breaks) and breaks[-1] == len(text) - 1 and text.endswith(LINE_SEPARATOR)
         if break_after:
             text = text[:-1]
-            accepted = accepted[:-1]
+            accepted = accepted.trimmed(0, 1)
             breaks = breaks[:-1]
             formats = [(a, min(b, len(text)), cf) for a, b, cf in formats if a < len(text)]
             comment_marks = [(c, min(a, len(text)), min(b, len(text)), here) for c, a, b, here in comment_marks]
