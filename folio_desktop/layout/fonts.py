@@ -98,6 +98,7 @@ class FontBook:
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
         self._line_factor: dict[tuple, float] = {}
+        self._sample_advances: dict[tuple, list] = {}  # (family, bold, italic, px, kana) -> _sample_advances
         self._east_asian: dict[str, str] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
         self._table: dict = {}  # lower-cased name -> docx.font_table.FontEntry
@@ -177,18 +178,50 @@ class FontBook:
                 font.setCapitalization(QFont.SmallCaps)
             # Qt rounds a font's pixel size to a whole pixel (11 pt at 96 dpi: 15 px, not 14.67),
             # so every advance is off by up to 1/2 px per em (+2.3% at 11 pt); scaling the advances
-            # back (and by a stand-in's width factor) keeps line breaks where Word puts them
+            # back (and by a stand-in's width factor) keeps line breaks where Word puts them, Word
+            # setting text at its design widths
             exact = max(size_pt, 1.0) * 96 / 72
             used = QFontInfo(font).pixelSize()
-            scale = (exact / used if used > 0 else 1.0) * self.width_factor(family, used_family, bold, italic)
+            factor = self.width_factor(family, used_family, bold, italic)
+            scale = (exact / used if used > 0 else 1.0) * factor
             if spacing_px:
                 # Qt takes one kind of letter spacing: fold the scale in as an average advance
                 extra = (scale - 1.0) * QFontMetricsF(font).averageCharWidth() if abs(scale - 1.0) > 1e-4 else 0.0
                 font.setLetterSpacing(QFont.AbsoluteSpacing, spacing_px + extra)
-            elif abs(scale - 1.0) > 1e-4:
-                font.setLetterSpacing(QFont.PercentageSpacing, 100.0 * scale)
+            else:
+                percent = self._calibrated_percent(font, 100.0 * scale, exact * factor, (family or '').endswith(KANA))
+                if abs(percent - 100.0) > 1e-3:
+                    font.setLetterSpacing(QFont.PercentageSpacing, percent)
             self._fonts[key] = font
         return font
+
+    def _calibrated_percent(self, font: QFont, percent: float, em_px: float, kana: bool = False) -> float:
+        """The letter spacing (percent) under which Qt sets each letter closest to its design
+        width at em_px (Word sets text at its design widths).
+
+        Qt keeps advances in 1/64 px: it truncates each glyph's advance at the whole pixel size,
+        then adds the spacing's share truncated too. The glyphs of ordinary text share a handful of
+        advances, so the nearest percentage can still leave the commonest letters 1/64 px short
+        (Calibri 10 pt: a 300 pt line 1 pt short, one word more than Word fits). Each candidate
+        step of the percentage is tried on every letter of _SAMPLE, as Qt computes it."""
+        probe = QFont(font)
+        probe.setCapitalization(QFont.MixedCase)
+        key = (font.family(), font.bold(), font.italic(), QFontInfo(probe).pixelSize(), kana)
+        glyphs = self._sample_advances.get(key)
+        if glyphs is None:  # (the kana stand-in sets only kana: weigh only those)
+            glyphs = self._sample_advances[key] = _sample_advances(probe, _KANA_SAMPLE if kana else _SAMPLE)
+        if not glyphs:
+            return percent
+        start = int(percent * 64)
+
+        def error(step: int) -> float:
+            # how far a line of such text is off, and (so that other text is not far off either)
+            # how far its letters are one by one
+            errors = [(count, _qt_advance(base, step) - design * em_px * 64) for base, design, count in glyphs]
+            return abs(sum(c * e for c, e in errors)) + 0.1 * sum(c * abs(e) for c, e in errors)
+
+        best = min(range(start - 48, start + 49), key=lambda step: (error(step), abs(step - start)))
+        return best / 64
 
     def east_asian_family(self, name: str | None) -> str:
         """The family Chinese, Japanese and Korean characters are set in: the run's East Asian font
@@ -228,6 +261,47 @@ class FontBook:
         if factor <= 0:
             return QFontMetricsF(font).lineSpacing()
         return factor * font.pointSizeF() * 96 / 72
+
+
+# ordinary text, for how often each letter counts in _calibrated_percent: mostly a contract's English
+_SAMPLE = ("This Agreement is made between the Parties named above. Each Party shall keep the other "
+           "Party's Confidential Information secret, use it only for the Purpose and disclose it only to "
+           "its employees and advisers who need to know it, provided that they are bound by obligations "
+           "no less strict. The Limited Partners agree that the General Partner may, subject to Section "
+           "12(b), call capital of up to $1,000,000 on 30 days' notice in writing (the \"Notice\"); any "
+           "dispute shall be governed by the laws of the State of Delaware, 1 January 2024. "
+           "Die Vertragsparteien vereinbaren; les parties conviennent; las partes acuerdan; følgende. "
+           # and for the East Asian stand-in, Japanese and Chinese (a font weighs only what it has)
+           "オープンソースソフトウェアのための共通プロセス。本协议受中华人民共和国法律管辖。")
+_KANA_SAMPLE = "オープンソースソフトウェアのためのプロセス、ひらがなとカタカナ"
+
+
+def _sample_advances(font: QFont, sample: str) -> list[tuple[int, float, int]]:
+    """(Qt's advance in 1/64 px at the font's whole pixel size, design advance per em, count) of
+    each distinct letter of sample; empty when the font's glyphs cannot be read."""
+    raw = QRawFont.fromFont(font)
+    if not raw.isValid():
+        return []
+    counts: dict[str, int] = {}
+    for ch in sample:
+        counts[ch] = counts.get(ch, 0) + 1
+    chars = "".join(counts)
+    indexes = raw.glyphIndexesForString(chars)
+    if len(indexes) != len(chars):
+        return []
+    used = raw.advancesForGlyphIndexes(indexes, QRawFont.UseDesignMetrics)
+    raw.setPixelSize(2048)  # at 2048 px the 1/64 px steps are nothing: the design widths
+    design = raw.advancesForGlyphIndexes(indexes, QRawFont.UseDesignMetrics)
+    return [(round(u.x() * 64), d.x() / 2048, counts[ch])
+            for index, u, d, ch in zip(indexes, used, design, chars, strict=True) if index and u.x() > 0]
+
+
+def _qt_advance(base: int, step: int) -> int:
+    """A glyph's advance (1/64 px) under percentage letter spacing step/64 %, as Qt's text engine
+    computes it in fixed point: the extra, (percent - 100) * advance / 100, truncated."""
+    product = ((step - 6400) * base + 32) >> 6
+    extra = abs(product) // 100
+    return base + (extra if product >= 0 else -extra)
 
 
 def _hhea_factor(font: QFont) -> float:
