@@ -220,7 +220,19 @@ class FontBook:
             errors = [(count, _qt_advance(base, step) - design * em_px * 64) for base, design, count in glyphs]
             return abs(sum(c * e for c, e in errors)) + 0.1 * sum(c * abs(e) for c, e in errors)
 
-        best = min(range(start - 48, start + 49), key=lambda step: (error(step), abs(step - start)))
+        def signed(step: int) -> float:
+            return sum(count * (_qt_advance(base, step) - design * em_px * 64) for base, design, count in glyphs)
+
+        # the line error grows with the step: find where it crosses zero (within 3/4 %), then weigh
+        # the steps around it
+        low, high = start - 48, start + 48
+        while high - low > 1:
+            middle = (low + high) // 2
+            if signed(middle) < 0:
+                low = middle
+            else:
+                high = middle
+        best = min(range(low - 3, high + 4), key=lambda step: (error(step), abs(step - start)))
         return best / 64
 
     def east_asian_family(self, name: str | None) -> str:
