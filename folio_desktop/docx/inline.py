@@ -64,6 +64,11 @@ _TRANSPARENT = {
     "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMathPara",
     "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath",
 }
+# What a paragraph holds besides its content, skipped before the tests below (Word writes a
+# proofing mark or bookmark beside nearly every run)
+_INERT = {T_PPR, *(_W + name for name in (
+    "proofErr", "bookmarkStart", "bookmarkEnd", "permStart", "permEnd", "moveFromRangeStart", "moveFromRangeEnd",
+    "moveToRangeStart", "moveToRangeEnd"))}
 _REVISION_INS = {T_INS, T_MOVE_TO}
 _REVISION_DEL = {T_DEL, T_MOVE_FROM}
 
@@ -167,6 +172,8 @@ def _walk(parent, state, hidden_styles, ins, dele) -> Iterator[Piece]:
         tag = child.tag
         if tag == T_R:
             yield from _run(child, state, hidden_styles, ins, dele)
+        elif tag in _INERT:
+            continue
         elif tag in _TRANSPARENT:
             yield from _walk(child, state, hidden_styles, ins, dele)
         elif tag in _REVISION_INS:

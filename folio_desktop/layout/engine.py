@@ -27,7 +27,14 @@ from .borders import pads as frame_pads
 from .borders import piece as frame_piece
 from .fonts import FontBook
 from .model import DocumentLayout, Fragment, Page
-from .page_numbers import PageNumbers, has_page_field, number_pages, section_counts, with_page_fields
+from .page_numbers import (
+    PageNumbers,
+    has_page_field,
+    number_pages,
+    page_field_results,
+    section_counts,
+    with_page_fields,
+)
 from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
 
 _W = "{" + W_NS + "}"
@@ -622,11 +629,11 @@ class Paginator:
             measured = []
             numbers = self._page_numbers(page)
             for p, fields in paragraphs:
-                copy_p, results = with_page_fields(p, numbers) if fields else (p, ())
                 # a header is the same on every page that prints the same field results: measure it once
-                key = (p, round(width, 1), results)
+                key = (p, round(width, 1), page_field_results(p, numbers) if fields else ())
                 measured_p = self._header_cache.get(key)
                 if measured_p is None:
+                    copy_p = with_page_fields(p, numbers)[0] if fields else p
                     measured_p = self.measurer.measure(copy_p, None, width, None, None, self.note_numbers)
                     self._header_cache[key] = measured_p
                 measured.append((p, measured_p))

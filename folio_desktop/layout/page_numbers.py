@@ -87,12 +87,25 @@ def with_page_fields(p: etree._Element, numbers: PageNumbers) -> tuple[etree._El
     if not has_page_field(p):
         return p, ()
     out = copy.deepcopy(p)
+    return out, _page_fields(out, numbers, show=True)
+
+
+def page_field_results(p: etree._Element, numbers: PageNumbers) -> tuple[str, ...]:
+    """What with_page_fields(p, numbers) would show, without copying the paragraph: what a
+    measurement made for another page can be looked up by."""
+    return _page_fields(p, numbers, show=False) if has_page_field(p) else ()
+
+
+def _page_fields(p: etree._Element, numbers: PageNumbers, show: bool) -> tuple[str, ...]:
+    """The results of p's page fields on this page, in order; with show, written into p."""
     results: list[str] = []
-    for fld in out.iter(_W + "fldSimple"):
+    for fld in p.iter(_W + "fldSimple"):
         value = numbers.field_result(fld.get(_W + "instr") or "")
         if value is None:
             continue
         results.append(value)
+        if not show:
+            continue
         texts = list(fld.iter(_W + "t"))
         if texts:
             texts[0].text = value
@@ -104,7 +117,7 @@ def with_page_fields(p: etree._Element, numbers: PageNumbers) -> tuple[etree._El
     # complex fields: begin, instruction runs, separate, result runs, end (nesting kept on a stack,
     # so a PAGE inside an IF or a DOCPROPERTY beside it do not confuse the result runs)
     stack: list[dict] = []
-    for el in list(out.iter(_W + "fldChar", _W + "instrText", _W + "t")):
+    for el in list(p.iter(_W + "fldChar", _W + "instrText", _W + "t")):
         if el.tag == _W + "fldChar":
             kind = el.get(_W + "fldCharType")
             if kind == "begin":
@@ -119,15 +132,16 @@ def with_page_fields(p: etree._Element, numbers: PageNumbers) -> tuple[etree._El
                     field["value"] = numbers.field_result(field["instr"])
                 if field["value"] is not None:
                     results.append(field["value"])
-                    if not field["done"]:  # no result run: show the value before the end mark
+                    if show and not field["done"]:  # no result run: show the value before the end mark
                         _insert_result(el.getparent(), field["value"])
         elif el.tag == _W + "instrText" and stack and not stack[-1]["result"]:
             stack[-1]["instr"] += el.text or ""
         elif el.tag == _W + "t" and stack and stack[-1]["result"] and stack[-1]["value"] is not None:
             field = stack[-1]
-            el.text = "" if field["done"] else field["value"]  # the first result run carries the number
+            if show:
+                el.text = "" if field["done"] else field["value"]  # the first result run carries the number
             field["done"] = True
-    return out, tuple(results)
+    return tuple(results)
 
 
 def _insert_result(end_run: etree._Element | None, value: str) -> None:
@@ -161,5 +175,5 @@ def section_counts(pages) -> dict[int, int]:
     return counts
 
 
-__all__ = ["PAGE_FIELDS", "PageNumbers", "format_number", "has_page_field", "number_pages", "section_counts",
-           "switch_format", "with_page_fields"]
+__all__ = ["PAGE_FIELDS", "PageNumbers", "format_number", "has_page_field", "number_pages", "page_field_results",
+           "section_counts", "switch_format", "with_page_fields"]
