@@ -200,10 +200,13 @@ class CommentStore:
         for part, root in self._stories():
             self.doc.ensure_para_ids(part, root)
         types = pkg.content_types()
+        # an altChunk's content is imported by Word as it stands (HTML, RTF, even a whole .docx
+        # declared as a main part): not ours to read, whatever its content type says
+        chunks = {pkg.canonical_name(rel.target).lower() for rel in pkg.related(self.doc.main_part, "aFChunk")}
         used: set[str] = set()
         for name in pkg.part_names():
             ctype = types.get(name.lower(), "").lower()
-            if not ctype.endswith(_PARA_ID_PARTS):
+            if not ctype.endswith(_PARA_ID_PARTS) or name.lower() in chunks:
                 continue
             root = pkg.xml(name)
             used.update(v.upper() for v in root.xpath("//@*[local-name()='paraId']"))

@@ -495,6 +495,12 @@ def _receipt_position(receipts: list[dict], index: int) -> int:
 
 
 def _live_block(block_id: str, current: Snapshot, built_against: Snapshot | None) -> Block:
+    if block_id.startswith("opaque-"):
+        opaque = next((b for b in current.blocks if b.id == block_id and b.kind == "diagnostic"), None)
+        if opaque is not None:  # found, but not a place to edit: saying "not found" would send the model round
+            carrier = (opaque.diagnostic or {}).get("carrier", "content")
+            raise EditError("unsupportedBlock", f'block "{block_id}" is {carrier} the editor cannot read or change; '
+                                                "edit the blocks around it instead")
     if built_against is None or built_against is current:
         block = current.block(block_id)
         if block is None:

@@ -91,14 +91,20 @@ class SearchResult:
                 "totalMatches": self.total}
 
 
-def block_matches(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False):
+def block_matches(blocks: Iterable[Block], query: str, match_case: bool = False, whole_word: bool = False,
+                  opaque: bool = False):
     """Every main-story match, uncapped, in document order: (block, start, end, range handle), str
-    offsets into the block's accepted-view text. A match that would cut a note marker is left out."""
+    offsets into the block's accepted-view text. A match that would cut a note marker is left out.
+    opaque: matches in the placeholder text of diagnostic blocks too (content we cannot read, such
+    as a w:altChunk), with no range: they cannot be targeted."""
     pattern = compile_query(query, match_case)
     for block in blocks:
-        if block.kind == "diagnostic" or not block.text:
+        if not block.text or (block.kind == "diagnostic" and not opaque):
             continue
         for start, end in iter_matches(pattern, block.text, whole_word):
+            if block.kind == "diagnostic":
+                yield block, start, end, None
+                continue
             rng = text_range(block, start, end)
             if rng is not None:
                 yield block, start, end, rng
@@ -113,9 +119,19 @@ def find_in_blocks(blocks: Iterable[Block], query: str, match_case: bool = False
     current = None
     occurrence = 0
     block_hash = None
-    for block, start, end, rng in block_matches(blocks, query, match_case, whole_word):
+    for block, start, end, rng in block_matches(blocks, query, match_case, whole_word, opaque=True):
         if block is not current:
             current, occurrence, block_hash = block, 0, None
+        if rng is None:  # the placeholder of content we cannot read: found, but not a place to edit
+            if page_of is None:
+                total += 1
+                if total > skip and len(matches) < MAX_MATCHES:
+                    matches.append({"type": "main", "story": {"type": "main"}, "blockId": block.id, "opaque": True,
+                                    "occurrenceInBlock": occurrence, "context": block.text,
+                                    "note": "This block is content the editor cannot read or change (it shows "
+                                            "only this placeholder); it cannot be the target of an edit."})
+            occurrence += 1
+            continue
         found_page = None
         if page_of is not None:
             found_page = page_of(rng)
