@@ -111,6 +111,20 @@ def test_a_crc_mismatch_is_found_at_open_and_the_content_kept(tmp_path):
     assert DocxReviewer.from_bytes(out).open_warnings == []
 
 
+def test_the_fuzz_file_whose_theme_is_damaged_opens_with_a_warning_and_saves(tmp_path):
+    """A real fuzz file: it opened and was reviewed, then failed at save (theme CRC)."""
+    path = CORPUS / "wild" / "apache+poi" / "test-data" / "document" / \
+        "clusterfuzz-testcase-minimized-POIXWPFFuzzer-6733884933668864.docx"
+    rev = DocxReviewer.open(path)
+    rev.list_stories()
+    rev.save(tmp_path / "out.docx")
+    assert rev.open_warnings == [
+        "The theme word/theme/theme1.xml is damaged (its CRC-32 check failed: the bytes are not the ones "
+        "that were written); the document opened without it, and it is kept as it was when you save, "
+        "or rebuilt minimal if you choose."]
+    assert DocxReviewer.open(tmp_path / "out.docx").get_content_as_text() == rev.get_content_as_text()
+
+
 def test_damage_in_an_essential_part_refuses_the_open_naming_it():
     original = PILOT.read_bytes()
     for part in ("word/header1.xml", "word/footnotes.xml", "word/document.xml", "word/styles.xml"):

@@ -123,10 +123,14 @@ def _is_xml(name: str, content_type: str) -> bool:
 def _reason(error: CorruptDocxError, name: str) -> str:
     """The failed check in a few words, for the warning (the part is named there already)."""
     text = str(error)
+    if "Bad CRC-32" in text:
+        return "its CRC-32 check failed: the bytes are not the ones that were written"
     for prefix in (f"The part {name} is ", f"The part {name} "):
         if text.startswith(prefix):
             text = text[len(prefix):]
             break
+    if text.startswith("damaged inside the zip ("):
+        text = "broken inside the zip: " + text[len("damaged inside the zip ("):].rstrip(".").removesuffix(")")
     return text.rstrip(".")
 
 

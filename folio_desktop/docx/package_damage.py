@@ -29,17 +29,17 @@ _DECL = b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 _KINDS: dict[str, tuple[str, bytes | None]] = {
     "theme": ("theme", None),  # filled in below: a theme needs every scheme to be valid
     "fontTable": ("font table", f'<w:fonts xmlns:w="{_W}"/>'.encode()),
-    "settings": ("settings", f'<w:settings xmlns:w="{_W}"/>'.encode()),
-    "webSettings": ("web settings", f'<w:webSettings xmlns:w="{_W}"/>'.encode()),
-    "core-properties": ("document properties", (
+    "settings": ("settings part", f'<w:settings xmlns:w="{_W}"/>'.encode()),
+    "webSettings": ("web settings part", f'<w:webSettings xmlns:w="{_W}"/>'.encode()),
+    "core-properties": ("document properties part", (
         b'<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"'
         b' xmlns:dc="http://purl.org/dc/elements/1.1/"/>')),
-    "extended-properties": ("document properties", (
+    "extended-properties": ("document properties part", (
         b'<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"/>')),
-    "custom-properties": ("custom document properties", (
+    "custom-properties": ("custom document properties part", (
         b'<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"/>')),
-    "customXml": ("custom XML data", None),
-    "customXmlProps": ("custom XML data properties", None),
+    "customXml": ("custom XML part", None),
+    "customXmlProps": ("custom XML properties part", None),
 }
 
 
@@ -75,13 +75,13 @@ class DamagedPart:
     """A non-essential part that failed its check at open."""
 
     name: str
-    label: str  # "theme", "font table", ... or "part"
+    label: str  # "theme", "font table", "settings part", ... or "part"
     reason: str  # the check that failed, in words
     salvage: bytes  # the bytes as read (what the entry inflated to before the damage was found)
     stand_in: bytes | None  # the minimal part written by REBUILD; None for a picture or other binary
 
     def warning(self) -> str:
-        what = f"The {self.label} {self.name}" if self.label != "part" else f"The part {self.name}"
+        what = f"The {self.label} {self.name}"
         kept = ("it is kept as it was when you save, or rebuilt minimal if you choose"
                 if self.stand_in is not None else "it is kept as it was when you save")
         return f"{what} is damaged ({self.reason}); the document opened without it, and {kept}."
@@ -111,7 +111,7 @@ def kind_of(rels_of, main_part: str, name: str) -> tuple[str, bytes | None]:
     if low.startswith("customxml/"):
         return _KINDS["customXml"]
     if low.startswith("docprops/"):
-        return ("document properties", None)
+        return ("document properties part", None)
     return ("part", None)
 
 
