@@ -41,7 +41,8 @@ def _flip_inside(data: bytes, name: str) -> bytes:
 
 
 def _with_crc(data: bytes, name: str, crc: int) -> bytes:
-    """The entry's CRC-32 changed in its local header and its central-directory record, data intact."""
+    """The CRC-32 of the (last) entry of that name changed in its local header and its
+    central-directory record, data intact."""
     out = bytearray(data)
     z = zipfile.ZipFile(io.BytesIO(data))
     info = z.getinfo(name)
@@ -49,7 +50,8 @@ def _with_crc(data: bytes, name: str, crc: int) -> bytes:
     pos = z.start_dir
     while out[pos:pos + 4] == b"PK\x01\x02":
         n, m, k = struct.unpack("<HHH", out[pos + 28:pos + 34])
-        if out[pos + 46:pos + 46 + n].decode() == name:
+        offset = struct.unpack("<I", out[pos + 42:pos + 46])[0]
+        if out[pos + 46:pos + 46 + n].decode() == name and offset == info.header_offset:
             out[pos + 16:pos + 20] = struct.pack("<I", crc)
         pos += 46 + n + m + k
     return bytes(out)
@@ -289,3 +291,39 @@ def test_pages_json_carries_the_warning(qapp, tmp_path, capsys):
     assert main(["pages", "--json", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["pageCount"] > 0 and "word/fontTable.xml" in out["warnings"][0]
+
+
+def test_rebuilt_parts_are_schema_valid(tmp_path):
+    """What "rebuild" writes in place of a damaged theme, font table, settings or properties part is
+    what ISO/IEC 29500 requires of that part, so Word opens the saved file without repairing it."""
+    from lxml import etree
+    from ooxml_validate import SCHEMAS, load_wml_schema
+
+    schemas = SCHEMAS / "ISO-IEC29500-4_2016"
+    wml = load_wml_schema()  # imports DrawingML, so it knows a:theme too
+    by_part = {"word/theme/theme1.xml": wml, "word/fontTable.xml": wml, "word/settings.xml": wml,
+               "word/webSettings.xml": wml,
+               "docProps/app.xml": etree.XMLSchema(etree.parse(str(schemas / "shared-documentPropertiesExtended.xsd")))}
+    data = PILOT.read_bytes()
+    for part in by_part:
+        data = _flip_inside(data, part)
+    rev = DocxReviewer.from_bytes(data)
+    assert len(rev.open_warnings) == len(by_part)
+    rev.save(tmp_path / "rebuilt.docx", damaged_parts="rebuild")
+    out = (tmp_path / "rebuilt.docx").read_bytes()
+    for part, schema in by_part.items():
+        root = etree.fromstring(_entry(out, part))
+        assert schema.validate(etree.ElementTree(root)), (part, schema.error_log)
+
+
+def test_a_second_entry_of_the_same_name_stays_unread(recwarn):
+    """Guard (not a defect): the open reads every entry now, and the first of two same-named
+    entries is still the part, as before; the second one's damage costs nothing."""
+    data = build_docx(p("first"))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info, zin.read(info))
+        zout.writestr("word/document.xml", zin.read("word/document.xml").replace(b"first", b"second"))
+    rev = DocxReviewer.from_bytes(_with_crc(buf.getvalue(), "word/document.xml", 0))
+    assert rev.get_content_as_text().endswith("first") and rev.open_warnings == []

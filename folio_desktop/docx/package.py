@@ -303,6 +303,14 @@ class Package:
                 f"The part {name} expands more than {MAX_RATIO}:1 when inflated ({info.compress_size:,} "
                 f"to {info.file_size:,} bytes), as a zip bomb does; the document was refused as unsafe."
             )
+        if self._by_lower[name.lower()] is not info:
+            # a second entry of the same name: never read (the first is the part), and saved with the
+            # first's bytes, so its damage costs nothing; its size still counts
+            try:
+                self._inflate(info, keep=False, ratio=xml, count=True)
+            except CorruptDocxError:
+                pass
+            return
         try:
             data = self._inflate(info, keep=xml, ratio=xml, count=True)
         except CorruptDocxError as exc:
