@@ -327,3 +327,16 @@ def test_a_second_entry_of_the_same_name_stays_unread(recwarn):
         zout.writestr("word/document.xml", zin.read("word/document.xml").replace(b"first", b"second"))
     rev = DocxReviewer.from_bytes(_with_crc(buf.getvalue(), "word/document.xml", 0))
     assert rev.get_content_as_text().endswith("first") and rev.open_warnings == []
+
+
+def test_a_damaged_picture_opens_with_a_warning_draws_and_saves(qapp, tmp_path):
+    from folio_desktop.layout import layout_document
+
+    path = CORPUS / "docling_drawingml_images.docx"
+    data = _flip_inside(path.read_bytes(), "word/media/image1.jpeg")
+    rev = DocxReviewer.from_bytes(data)
+    assert layout_document(rev.document).page_count == layout_document(DocxReviewer.open(path).document).page_count
+    rev.save(tmp_path / "out.docx")
+    assert len(rev.open_warnings) == 1 and "word/media/image1.jpeg" in rev.open_warnings[0]
+    assert _entry((tmp_path / "out.docx").read_bytes(), "word/media/image1.jpeg") == \
+        rev.document.package.damaged["word/media/image1.jpeg"].salvage

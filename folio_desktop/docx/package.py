@@ -262,17 +262,13 @@ class Package:
                 self._check_entry(info, xml=info.filename in xml_names)
         if not self._failed:
             return
-        for name in ("_rels/.rels",):
-            info = self._by_lower.get(name)
-            if info is not None and info.filename in self._failed:
-                raise self._failed[info.filename]
-        main = self.main_document_part()
         failed = {n.lower(): n for n in self._failed}
-        if main.lower() in failed:
-            raise self._failed[failed[main.lower()]]
-        main_rels = rels_name_for(main).lower()
-        if main_rels in failed:
-            raise self._failed[failed[main_rels]]
+        if "_rels/.rels" in failed:  # these three say what the rest is, so they are checked first
+            raise self._failed[failed["_rels/.rels"]]
+        main = self.main_document_part()
+        for low in (main.lower(), rels_name_for(main).lower()):
+            if low in failed:
+                raise self._failed[failed[low]]
         essential = essential_parts(self.rels, main)
         for low, name in failed.items():
             if low in essential:
@@ -376,8 +372,8 @@ class Package:
         if key in self._raw:
             return self._raw[key]
         damaged = self.damaged.get(key)
-        if damaged is not None:
-            raise CorruptDocxError(damaged.warning(), key)
+        if damaged is not None:  # a damaged picture: its bytes as read (it draws as a placeholder)
+            return damaged.salvage
         data = self._inflate(info, keep=True, ratio=False, count=False)
         self._raw[key] = data
         return data
