@@ -80,7 +80,10 @@ def _build_parser() -> argparse.ArgumentParser:
 def _open(path: str):
     from .docx import DocxReviewer
 
-    return DocxReviewer.open(path)
+    rev = DocxReviewer.open(path)
+    for warning in rev.open_warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return rev
 
 
 def _summary(path: str) -> int:
@@ -134,7 +137,10 @@ def _run_pages(args) -> int:
         words = page.text(include_headers=True).split()
         pages.append({"number": page.number, "firstWords": " ".join(words[:8])})
     if args.json:
-        print(json.dumps({"pageCount": lay.page_count, "pages": pages}, ensure_ascii=False))
+        out = {"pageCount": lay.page_count, "pages": pages}
+        if rev.open_warnings:
+            out["warnings"] = rev.open_warnings
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"{lay.page_count} page(s)")
         for item in pages:

@@ -9,12 +9,19 @@ Limits (chosen well above anything a real contract needs; a 500-page contract is
 * zip entries: 10,000
 * one part, uncompressed: 256 MiB
 * all parts together, uncompressed: 1 GiB
-* compression ratio of a part larger than 1 MiB: 250:1 (text XML compresses ~10-30:1; a zip bomb
-  compresses thousands to one)
+* compression ratio of an XML part larger than 1 MiB: 250:1 (text XML compresses ~10-90:1; a zip
+  bomb compresses a thousand to one). Pictures and other binary parts have no ratio rule: a blank
+  EMF compresses as well as a bomb, and they are never held in memory at open, only size-capped.
 
-Declared sizes in the zip directory are not trusted: entries are inflated in chunks and the read
-stops as soon as a limit is passed. XML is parsed with entity resolution, DTD loading and network
-access off, and a part that declares a DTD at all is refused (OOXML never needs one).
+Every entry is checked at open, once: its declared sizes against the limits before a byte is
+inflated, then inflated in chunks under a running cap (a header that understates the size cannot
+make the read allocate past it) with its CRC checked; every XML part is parsed then and its tree
+kept. Damage in an essential part (package_damage.ESSENTIAL) refuses the open, naming the part;
+damage elsewhere (theme, font table, settings, custom XML, document properties) opens with a
+warning in `Package.warnings`, and at save the part is kept as it was or rebuilt minimal.
+The limits guard what we read, never what we write. XML is parsed with entity resolution, DTD
+loading and network access off, and a part that declares a DTD at all is refused (OOXML never
+needs one).
 """
 
 from __future__ import annotations
@@ -33,6 +40,15 @@ from urllib.parse import unquote
 from lxml import etree
 
 from .errors import CorruptDocxError, DocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
+from .package_damage import (
+    DAMAGED_PART_CHOICES,
+    KEEP,
+    REBUILD,
+    DamagedPart,
+    essential_parts,
+    kind_of,
+    stand_in_for,
+)
 
 MAX_PACKAGE_BYTES = 512 * 1024 * 1024
 MAX_ENTRIES = 10_000
@@ -97,6 +113,27 @@ def _declares_dtd(data: bytes) -> bool:
     return b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper()
 
 
+def _is_xml(name: str, content_type: str) -> bool:
+    """Whether a part is XML (parsed and kept at open), by its content type, else its extension."""
+    if content_type:
+        return content_type.endswith("xml")
+    return name.lower().endswith((".xml", ".rels"))
+
+
+def _reason(error: CorruptDocxError, name: str) -> str:
+    """The failed check in a few words, for the warning (the part is named there already)."""
+    text = str(error)
+    if "Bad CRC-32" in text:
+        return "its CRC-32 check failed: the bytes are not the ones that were written"
+    for prefix in (f"The part {name} is ", f"The part {name} "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    if text.startswith("damaged inside the zip ("):
+        text = "broken inside the zip: " + text[len("damaged inside the zip ("):].rstrip(".").removesuffix(")")
+    return text.rstrip(".")
+
+
 def serialize_xml(root: etree._Element) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
@@ -159,6 +196,7 @@ class Package:
                 f"The file is {len(data):,} bytes, over the {MAX_PACKAGE_BYTES:,}-byte limit for a document."
             )
         sniff(data)
+        self._data = data
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()
@@ -186,6 +224,128 @@ class Package:
         self.dirty: set[str] = set()
         self.added: dict[str, bytes] = {}
         self._rels: dict[str, list[Relationship]] = {}
+        self._failed: dict[str, CorruptDocxError] = {}  # entries that failed their check, until classified
+        self.damaged: dict[str, DamagedPart] = {}  # non-essential parts that failed (opened with a warning)
+        self._check_every_entry()
+
+    @property
+    def warnings(self) -> list[str]:
+        """One sentence per damaged non-essential part, naming it, for the lawyer."""
+        return [d.warning() for d in self.damaged.values()]
+
+    # -- the check at open -----------------------------------------------------------------------
+
+    def _check_every_entry(self) -> None:
+        """Read every entry once, now: declared sizes first, then inflate with CRC check; parse every
+        XML part. Damage in an essential part raises; elsewhere it becomes a warning and a stand-in."""
+        for info in self.infos:
+            if info.file_size > MAX_PART_BYTES:
+                raise DocxTooLargeError(
+                    f"The part {info.filename} inflates to more than {MAX_PART_BYTES:,} bytes (its zip entry "
+                    f"says {info.file_size:,}); the document was refused as unsafe."
+                )
+        declared = sum(i.file_size for i in self.infos)
+        if declared > MAX_TOTAL_BYTES:
+            raise DocxTooLargeError(
+                f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total (its zip directory "
+                f"says {declared:,}); the document was refused as unsafe."
+            )
+        ct = self._by_lower.get("[content_types].xml")
+        if ct is not None:  # first: it says which other parts are XML
+            self._check_entry(ct, xml=True)
+            if ct.filename in self._failed:
+                raise self._failed[ct.filename]
+        types = self.content_types()
+        xml_names = {i.filename for i in self.infos if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
+        for info in self.infos:
+            if info is not ct:
+                self._check_entry(info, xml=info.filename in xml_names)
+        if not self._failed:
+            return
+        failed = {n.lower(): n for n in self._failed}
+        if "_rels/.rels" in failed:  # these three say what the rest is, so they are checked first
+            raise self._failed[failed["_rels/.rels"]]
+        main = self.main_document_part()
+        for low in (main.lower(), rels_name_for(main).lower()):
+            if low in failed:
+                raise self._failed[failed[low]]
+        essential = essential_parts(self.rels, main)
+        for low, name in failed.items():
+            if low in essential:
+                raise self._failed[name]
+        for name, error in self._failed.items():
+            label, known = kind_of(self._readable_rels, main, name)
+            salvage = self._salvage(self._by_lower[name.lower()])
+            stand_in = stand_in_for(salvage, known) if name in xml_names else None
+            self.damaged[name] = DamagedPart(name, label, _reason(error, name), salvage, stand_in)
+            if stand_in is not None:
+                self._raw[name] = stand_in
+                self._trees[name] = parse_xml(stand_in, name)
+        self._failed.clear()
+        self._rels.clear()
+
+    def _readable_rels(self, source_part: str) -> list[Relationship]:
+        try:
+            return self.rels(source_part)
+        except CorruptDocxError:  # that rels part is damaged itself
+            return []
+
+    def _check_entry(self, info: zipfile.ZipInfo, xml: bool) -> None:
+        """Refuse an entry past the limits from its declared sizes, before inflating it; then inflate
+        it (an XML part is kept and parsed, anything else only CRC-checked and dropped)."""
+        name = info.filename
+        if xml and info.file_size > RATIO_FLOOR_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise DocxTooLargeError(
+                f"The part {name} expands more than {MAX_RATIO}:1 when inflated ({info.compress_size:,} "
+                f"to {info.file_size:,} bytes), as a zip bomb does; the document was refused as unsafe."
+            )
+        if self._by_lower[name.lower()] is not info:
+            # a second entry of the same name: never read (the first is the part), and saved with the
+            # first's bytes, so its damage costs nothing; its size still counts
+            try:
+                self._inflate(info, keep=False, ratio=xml, count=True)
+            except CorruptDocxError:
+                pass
+            return
+        try:
+            data = self._inflate(info, keep=xml, ratio=xml, count=True)
+        except CorruptDocxError as exc:
+            self._failed[name] = exc
+            return
+        if xml:
+            self._raw[name] = data
+            try:
+                self._trees[name] = parse_xml(data, name)
+            except CorruptDocxError as exc:
+                self._failed[name] = exc
+
+    def _salvage(self, info: zipfile.ZipInfo) -> bytes:
+        """What a damaged entry inflates to, CRC unchecked, up to the first broken byte (never past
+        its declared size): "keep" writes exactly this back."""
+        if info.filename in self._raw:
+            return self._raw[info.filename]
+        data = self._data
+        start = info.header_offset
+        if len(data) < start + 30 or data[start:start + 4] != b"PK\x03\x04":
+            return b""
+        body = start + 30 + int.from_bytes(data[start + 26:start + 28], "little") \
+            + int.from_bytes(data[start + 28:start + 30], "little")
+        raw = data[body:body + info.compress_size]
+        if info.compress_type == zipfile.ZIP_STORED:
+            return raw[:info.file_size]
+        if info.compress_type != zipfile.ZIP_DEFLATED:
+            return b""
+        inflater = zlib.decompressobj(-15)
+        out = bytearray()
+        try:
+            while raw and len(out) < info.file_size:
+                out += inflater.decompress(raw, min(1 << 20, info.file_size - len(out)))
+                raw = inflater.unconsumed_tail
+                if inflater.eof:
+                    break
+        except zlib.error:
+            pass
+        return bytes(out[:info.file_size])
 
     # -- raw parts -----------------------------------------------------------------------
 
@@ -201,7 +361,8 @@ class Package:
         return [i.filename for i in self.infos] + [n for n in self.added if n.lower() not in self._by_lower]
 
     def read(self, name: str) -> bytes:
-        """Uncompressed bytes of a part, inflated under the size and ratio limits."""
+        """Uncompressed bytes of a part. XML parts were inflated at open; a picture or other binary
+        part is inflated again on demand (it was checked at open, and is not held until asked for)."""
         if name in self.added:
             return self.added[name]
         info = self._by_lower.get(name.lower())
@@ -210,13 +371,21 @@ class Package:
         key = info.filename
         if key in self._raw:
             return self._raw[key]
-        data = self._inflate(info)
+        damaged = self.damaged.get(key)
+        if damaged is not None:  # a damaged picture: its bytes as read (it draws as a placeholder)
+            return damaged.salvage
+        data = self._inflate(info, keep=True, ratio=False, count=False)
         self._raw[key] = data
         return data
 
-    def _inflate(self, info: zipfile.ZipInfo) -> bytes:
+    def _inflate(self, info: zipfile.ZipInfo, *, keep: bool, ratio: bool, count: bool) -> bytes:
+        """Inflate one entry in 1 MiB chunks under a running cap: the declared size (already checked
+        against the limits), so a header that lies cannot make this allocate past it; zipfile checks
+        the CRC at the end. `keep` False: only checked, the bytes are dropped as they come.
+        `ratio`: the zip-bomb ratio rule (XML input only). `count`: add to the package total."""
         chunks: list[bytes] = []
         size = 0
+        cap = min(info.file_size, MAX_PART_BYTES)
         try:
             with self._zip.open(info) as stream:
                 while True:
@@ -224,27 +393,29 @@ class Package:
                     if not chunk:
                         break
                     size += len(chunk)
-                    if size > MAX_PART_BYTES:
+                    if size > cap:
                         raise DocxTooLargeError(
-                            f"The part {info.filename} inflates to more than {MAX_PART_BYTES:,} bytes; "
+                            f"The part {info.filename} inflates to more than {cap:,} bytes; "
                             "the document was refused as unsafe."
                         )
-                    if size > RATIO_FLOOR_BYTES and size > MAX_RATIO * max(info.compress_size, 1):
+                    if ratio and size > RATIO_FLOOR_BYTES and size > MAX_RATIO * max(info.compress_size, 1):
                         raise DocxTooLargeError(
                             f"The part {info.filename} expands more than {MAX_RATIO}:1 when inflated, "
                             "as a zip bomb does; the document was refused as unsafe."
                         )
-                    if self._total + size > MAX_TOTAL_BYTES:
+                    if count and self._total + size > MAX_TOTAL_BYTES:
                         raise DocxTooLargeError(
                             f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total; "
                             "the document was refused as unsafe."
                         )
-                    chunks.append(chunk)
+                    if keep:
+                        chunks.append(chunk)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
             raise CorruptDocxError(
                 f"The part {info.filename} is damaged inside the zip ({exc}).", info.filename
             ) from None
-        self._total += size
+        if count:
+            self._total += size
         return b"".join(chunks)
 
     # -- XML -------------------------------------------------------------------------------
@@ -254,6 +425,8 @@ class Package:
         key = self.canonical_name(name)
         tree = self._trees.get(key)
         if tree is None:
+            if key in self._failed:  # asked for while the open still classifies the damage
+                raise self._failed[key]
             tree = parse_xml(self.read(key), key)
             self._trees[key] = tree
         return tree
@@ -396,8 +569,12 @@ class Package:
 
     # -- saving ------------------------------------------------------------------------------
 
-    def to_bytes(self) -> bytes:
-        """Write the package: untouched entries byte-identical and in their original order."""
+    def to_bytes(self, damaged_parts: str = KEEP) -> bytes:
+        """Write the package: untouched entries byte-identical and in their original order. A damaged
+        non-essential part the engine did not edit is written as it was read (KEEP) or as its minimal
+        stand-in (REBUILD). No input limit applies here: every part read was checked at open."""
+        if damaged_parts not in DAMAGED_PART_CHOICES:
+            raise ValueError(f"damaged_parts must be one of {DAMAGED_PART_CHOICES}, not {damaged_parts!r}")
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as zout:
             for info in self.entries:
@@ -407,18 +584,23 @@ class Package:
                 zinfo.external_attr = info.external_attr
                 zinfo.create_system = info.create_system
                 zinfo.comment = info.comment
-                zout.writestr(zinfo, b"" if info.is_dir() else self._bytes_for(name))
+                zout.writestr(zinfo, b"" if info.is_dir() else self._bytes_for(name, damaged_parts))
             known = {i.filename.lower() for i in self.entries}
             for name in self.added:
                 if name.lower() not in known:
                     zinfo = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
                     zinfo.compress_type = zipfile.ZIP_DEFLATED
-                    zout.writestr(zinfo, self._bytes_for(name))
+                    zout.writestr(zinfo, self._bytes_for(name, damaged_parts))
         return out.getvalue()
 
-    def _bytes_for(self, name: str) -> bytes:
+    def _bytes_for(self, name: str, damaged_parts: str = KEEP) -> bytes:
         if name in self.dirty and name in self._trees:
             return serialize_xml(self._trees[name])
+        damaged = self.damaged.get(name)
+        if damaged is not None:
+            if damaged_parts == REBUILD and damaged.stand_in is not None:
+                return damaged.stand_in
+            return damaged.salvage
         return self.read(name)
 
 

@@ -51,6 +51,12 @@ class DocxReviewer:
             raise CorruptDocxError(f"The document could not be read ({type(exc).__name__}: {exc}).") from None
         return cls(document, author=author, source_path=source_path, source_bytes=data)
 
+    @property
+    def open_warnings(self) -> list[str]:
+        """One sentence per damaged non-essential part (theme, font table, settings, custom XML...)
+        the document opened without, naming the part; empty for a sound document."""
+        return self.document.package.warnings
+
     @classmethod
     def open(cls, path: str | os.PathLike, author: str = "AI") -> DocxReviewer:
         path = os.fspath(path)
@@ -270,12 +276,16 @@ class DocxReviewer:
 
     # -- saving ------------------------------------------------------------------------------------
 
-    def to_bytes(self) -> bytes:
-        return self.document.package.to_bytes()
+    def to_bytes(self, *, damaged_parts: str = "keep") -> bytes:
+        """The package as bytes. damaged_parts: "keep" writes a damaged non-essential part (see
+        open_warnings) as it was read, "rebuild" writes a minimal sound one in its place."""
+        return self.document.package.to_bytes(damaged_parts)
 
-    def save(self, path: str | os.PathLike | None = None, *, force: bool = False) -> str:
+    def save(self, path: str | os.PathLike | None = None, *, force: bool = False,
+             damaged_parts: str = "keep") -> str:
         """Write atomically. Replacing the file this document came from first checks that nobody
-        changed it on disk since it was opened (SaveConflictError unless force=True)."""
+        changed it on disk since it was opened (SaveConflictError unless force=True).
+        damaged_parts: as in to_bytes."""
         target = os.fspath(path) if path is not None else self.source_path
         if target is None:
             raise DocxError("This document was not opened from a file; choose where to save it.")
@@ -287,7 +297,7 @@ class DocxReviewer:
                     f"{target} was changed by another program after it was opened here. Save under a "
                     "new name, or reload it to see those changes first."
                 )
-        data = self.to_bytes()
+        data = self.to_bytes(damaged_parts=damaged_parts)
         write_document_file(target, data)
         if self.source_path is None or os.path.abspath(target) == os.path.abspath(self.source_path):
             self.source_path = target
