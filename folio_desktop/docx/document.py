@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from lxml import etree
 
 from . import inline
-from .errors import CorruptDocxError, DocxError
+from .errors import CorruptDocxError
 from .numbering import Numbering
 from .ooxml import (
     MC_FALLBACK,
-    STRICT_W_NS,
     W14_NS,
     W14_PARA_ID,
     W14_TEXT_ID,
@@ -66,11 +65,6 @@ class Document:
         self.package = package
         self.main_part = package.main_document_part()
         root = package.xml(self.main_part)
-        if root.tag.startswith("{" + STRICT_W_NS + "}"):
-            raise DocxError(
-                "This document is saved in Strict Open XML format, which is not supported yet. "
-                "Open it in Word and save it as a standard Word Document (.docx)."
-            )
         if root.tag != w("document"):
             raise CorruptDocxError(
                 f"The main part {self.main_part} is not a WordprocessingML document (root is {root.tag}).",

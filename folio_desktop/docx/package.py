@@ -49,6 +49,7 @@ from .package_damage import (
     kind_of,
     stand_in_for,
 )
+from .strict import is_strict, to_transitional
 
 MAX_PACKAGE_BYTES = 512 * 1024 * 1024
 MAX_ENTRIES = 10_000
@@ -226,12 +227,16 @@ class Package:
         self._rels: dict[str, list[Relationship]] = {}
         self._failed: dict[str, CorruptDocxError] = {}  # entries that failed their check, until classified
         self.damaged: dict[str, DamagedPart] = {}  # non-essential parts that failed (opened with a warning)
+        self.from_strict = False  # the parts were Strict Open XML, translated as read (strict.py)
         self._check_every_entry()
 
     @property
     def warnings(self) -> list[str]:
-        """One sentence per damaged non-essential part, naming it, for the lawyer."""
-        return [d.warning() for d in self.damaged.values()]
+        """One sentence per damaged non-essential part, naming it, for the lawyer; and one when the
+        document was Strict Open XML (it will be saved as a standard Word document)."""
+        strict = ["This document is in Strict Open XML format. It was read as a standard Word document "
+                  "and will be saved as one (Word opens both)."] if self.from_strict else []
+        return strict + [d.warning() for d in self.damaged.values()]
 
     # -- the check at open -----------------------------------------------------------------------
 
@@ -313,6 +318,9 @@ class Package:
             self._failed[name] = exc
             return
         if xml:
+            if is_strict(data):  # read (and saved) in the transitional vocabulary: strict.py
+                data = to_transitional(data)
+                self.from_strict = True
             self._raw[name] = data
             try:
                 self._trees[name] = parse_xml(data, name)
