@@ -78,20 +78,33 @@ def _resolve(doc: Document, ids: set[int] | None, accept: bool) -> int:
     for story in doc.stories():
         container = doc.story_container(story)
         entries = census(doc, story, doc.snapshot_story(story), container)
-        resolved += sum(1 for c in entries if ids is None or c.id in ids)
-        work.append((story.part, container))
+        story_ids = _with_move_partners(entries, ids)
+        resolved += sum(1 for c in entries if story_ids is None or c.id in story_ids)
+        work.append((story.part, container, story_ids))
     changed: set[str] = set()
     dropped_notes: set[tuple[str, str]] = set()
-    for part, container in work:
-        resolver = _Resolver(container, ids, accept)
+    for part, container, story_ids in work:
+        resolver = _Resolver(container, story_ids, accept)
         if resolver.run():
             changed.add(part)
             dropped_notes |= resolver.dropped_notes
-    changed |= _delete_orphan_notes(doc, dropped_notes, {part for part, _ in work})
+    changed |= _delete_orphan_notes(doc, dropped_notes, {part for part, _, _ in work})
     for part in changed:
         doc.package.mark_dirty(part)
     doc.invalidate()
     return resolved
+
+
+def _with_move_partners(entries, ids: set[int] | None) -> set[int] | None:
+    """A move is accepted or rejected whole: either half's id brings every id of the move (the other
+    half, paragraph marks, range markers), so no half is left pending and no range marker orphaned."""
+    if ids is None:
+        return None
+    out = set(ids)
+    for change in entries:
+        if change.move is not None and change.id in ids:
+            out |= change.move.ids
+    return out
 
 
 def _delete_orphan_notes(doc: Document, dropped: set[tuple[str, str]], story_parts: set[str]) -> set[str]:
