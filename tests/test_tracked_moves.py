@@ -15,7 +15,7 @@ from lxml import etree
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.validate import validate_elements
-from folio_desktop.ui.change_rows import Places, change_rows
+from folio_desktop.ui.change_rows import Places, change_rows, difference_rows
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 ANN = 'w:author="Ann Lawyer" w:date="2024-01-02T03:04:00Z"'
@@ -234,6 +234,22 @@ def test_resolving_one_move_leaves_the_other_move_pending():
     assert document_xml(rev).count(b'w:name="moveB"') == 2 and b'w:name="moveA"' not in document_xml(rev)
 
 
+def test_a_range_marker_sharing_a_revisions_id_goes_with_its_move_only():
+    # writers number range markers apart from revisions (our own redline writer does): here the
+    # move-from range and Bob's deletion are both w:id 8
+    away, here = word_move(ids=(8, 12, 13, 14))
+    data = build_docx(f"<w:p>{run('Keep ')}<w:del w:id=\"8\" {BOB}><w:r><w:delText>old </w:delText></w:r></w:del>"
+                      f"{run('words. ')}{away}</w:p><w:p>{run('There. ')}{here}</w:p>")
+    rev = DocxReviewer.from_bytes(data)
+    assert rev.reject_change(12)
+    assert [(c.id, c.type) for c in rev.get_changes()] == [(8, "deletion")]  # Bob's deletion still pending
+    assert b"moveFromRange" not in document_xml(rev) and b"moveToRange" not in document_xml(rev)
+    rev = DocxReviewer.from_bytes(data)
+    assert rev.accept_change(8)
+    assert document_xml(rev).count(b'w:name="move1"') == 2  # the move keeps both its ranges
+    assert [(c["type"], c["id"]) for c in read_changes(rev)] == [("moved", "12")]
+
+
 @pytest.mark.parametrize("name", list(MOVES_IN), ids=lambda n: n.rsplit("/", 1)[-1])
 def test_corpus_moves_read_as_moves_and_resolve_as_pairs(name):
     data = (CORPUS / name).read_bytes()
@@ -266,6 +282,10 @@ def test_the_changes_pane_shows_a_move_as_one_row_with_both_places():
     assert (row.kind, row.title, row.text, row.ids) == ("move", "Moved", FEES, [12, 14])
     assert row.detail == "From the paragraph “The Buyer shall pay. Interest accrues…” " \
                          "to the paragraph “Payment terms. End.”"
+    # and the comparison's wording of it
+    assert [r.title for r in difference_rows(rev.get_changes(), Places(rev))] == [
+        "Moved: “Fees are due monthly.” from the paragraph “The Buyer shall pay. Interest accrues…” "
+        "to the paragraph “Payment terms. End.”"]
 
 
 def test_a_whole_paragraph_moved_is_placed_by_the_paragraph_before_each_end():

@@ -28,14 +28,17 @@ _TEXT = (_W + "t", _W + "delText", _W + "tab")
 
 @dataclass(eq=False)
 class Move:
-    """One move: its key (the range name, or author|date|n when unnamed) and every w:id it holds
-    (wrappers, paragraph and run marks, range markers), so that resolving one half resolves all."""
+    """One move: its key (the range name, or author|date|n when unnamed), the w:ids of its marks
+    (wrappers, paragraph and run marks) so that resolving one half resolves all, and its range
+    markers, kept as elements: writers number them apart from revisions, so their w:id may be another
+    revision's (our own redline writer does)."""
 
     key: str
     author: str
     date: str | None
     ids: set = field(default_factory=set)
     marks: list = field(default_factory=list)  # its w:moveFrom / w:moveTo elements, document order
+    ranges: list = field(default_factory=list)  # its range start and end markers
 
 
 def _side(el) -> str:
@@ -72,7 +75,7 @@ def _paragraph(el):
 def find_moves(container) -> dict:
     """Each w:moveFrom / w:moveTo element of the container that is half of a move -> its Move."""
     open_ranges: dict[str, dict[str, str]] = {"from": {}, "to": {}}
-    range_ids: dict[str, set] = {}  # name -> w:ids of its range markers
+    range_els: dict[str, list] = {}  # name -> its range markers
     named: dict[str, dict[str, list]] = {}  # name -> side -> marks
     unnamed: list = []
     fallback = {el for fb in container.iter(MC_FALLBACK) for el in fb.iter()}
@@ -83,11 +86,11 @@ def find_moves(container) -> dict:
         if el.tag in RANGE_STARTS:
             name = el.get(_W + "name") or f"#{rid}"
             open_ranges[RANGE_STARTS[el.tag]][rid] = name
-            range_ids.setdefault(name, set()).add(rid)
+            range_els.setdefault(name, []).append(el)
         elif el.tag in RANGE_ENDS:
             name = open_ranges[RANGE_ENDS[el.tag]].pop(rid, None)
             if name is not None:
-                range_ids[name].add(rid)
+                range_els[name].append(el)
         else:
             ranges = open_ranges[_side(el)]
             if ranges:
@@ -108,14 +111,15 @@ def find_moves(container) -> dict:
         first = marks[0]
         move = Move(key, first.get(_W + "author", ""), first.get(_W + "date"))
         move.marks = sorted(marks, key=_order.get)
-        move.ids = {_int_id(raw) for raw in [m.get(_W + "id") for m in marks] + list(ranges) if raw is not None}
+        move.ids = {_int_id(raw) for raw in (m.get(_W + "id") for m in marks) if raw is not None}
+        move.ranges = list(ranges)
         for m in marks:
             moves[m] = move
 
     _order = {el: i for i, el in enumerate(container.iter(T_MOVE_FROM, T_MOVE_TO))}
     for name, sides in named.items():
         if sides["from"] and sides["to"]:
-            pair(name, sides["from"] + sides["to"], range_ids.get(name, ()))
+            pair(name, sides["from"] + sides["to"], range_els.get(name, ()))
         else:  # one side only: its partner may be an unnamed stretch
             unnamed.extend(sides["from"] + sides["to"])
     unnamed.sort(key=_order.get)

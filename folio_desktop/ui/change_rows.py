@@ -596,8 +596,7 @@ def _word_difference(row: ChangeRow) -> None:
         return
     text = quote(row.text) if row.text.strip() else ""
     if row.kind == "move":
-        where = " ".join(filter(None, (f"from {row.source.name()}" if row.source and row.source.numbered else "",
-                                       f"to {row.target.name()}" if row.target and row.target.numbered else "")))
+        where = row.detail[:1].lower() + row.detail[1:]  # "from clause 7.11 to the paragraph “…”"
         row.title = f"Moved: {text} {where}".replace("  ", " ").strip()
     elif row.title in ("Inserted paragraph", "Deleted paragraph") and not text:
         verb = "New" if row.kind == "insertion" else "Deleted"
