@@ -78,8 +78,10 @@ def find_moves(container) -> dict:
     range_els: dict[str, list] = {}  # name -> its range markers
     named: dict[str, dict[str, list]] = {}  # name -> side -> marks
     unnamed: list = []
-    fallback = {el for fb in container.iter(MC_FALLBACK) for el in fb.iter()}
-    for el in container.iter(*RANGE_STARTS, *RANGE_ENDS, T_MOVE_FROM, T_MOVE_TO):
+    tags = (*RANGE_STARTS, *RANGE_ENDS, T_MOVE_FROM, T_MOVE_TO)
+    # text boxes are stored twice (mc:Choice and its VML mc:Fallback copy): pair the Choice only
+    fallback = {el for fb in container.iter(MC_FALLBACK) for el in fb.iter(*tags)}
+    for el in container.iter(*tags):
         if el in fallback:
             continue
         rid = el.get(_W + "id")
@@ -100,11 +102,14 @@ def find_moves(container) -> dict:
     # a paragraph mark before its paragraph's range start takes the move of the marks inside
     by_paragraph = {(_paragraph(el), _side(el)): name for name, sides in named.items()
                     for side, marks in sides.items() for el in marks if not _is_paragraph_mark(el)}
-    for el in list(unnamed):
+    still = []
+    for el in unnamed:
         name = by_paragraph.get((_paragraph(el), _side(el))) if _is_paragraph_mark(el) else None
         if name is not None:
             named[name][_side(el)].append(el)
-            unnamed.remove(el)
+        else:
+            still.append(el)
+    unnamed = still
     moves: dict = {}
 
     def pair(key, marks, ranges=()):
@@ -144,15 +149,21 @@ def _pair_unnamed(marks: list, pair) -> None:
         last = here
     n = 0
     for (author, date), sides in stretches.items():
-        froms, tos = sides["from"], sides["to"]
-        for away in list(froms):
-            arrived = next((t for t in tos if _text(t) == _text(away) and _text(away)), None)
-            if arrived is None:
+        arrivals: dict[str, list] = {}  # text -> stretches that arrived with it, first first
+        for stretch in sides["to"]:
+            arrivals.setdefault(_text(stretch), []).append(stretch)
+        froms, paired = [], set()
+        for away in sides["from"]:
+            text = _text(away)
+            waiting = arrivals.get(text) if text else None
+            if not waiting:
+                froms.append(away)
                 continue
-            froms.remove(away)
-            tos.remove(arrived)
+            arrived = waiting.pop(0)
+            paired.add(id(arrived))
             n += 1
             pair(f"{author}|{date}|{n}", away + arrived)
+        tos = [t for t in sides["to"] if id(t) not in paired]
         away, arrived = [m for s in froms for m in s], [m for s in tos for m in s]
         if away and arrived and (len(froms) == len(tos) == 1 or _text(away) == _text(arrived)):
             n += 1
