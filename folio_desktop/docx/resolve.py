@@ -85,7 +85,8 @@ def _resolve(doc: Document, ids: set[int] | None, accept: bool) -> int:
     dropped_notes: set[tuple[str, str]] = set()
     for part, container, story_ids, ranges in work:
         resolver = _Resolver(container, story_ids, accept)
-        resolver.targets += [el for el in ranges if el not in set(resolver.targets)]
+        chosen = set(resolver.targets)
+        resolver.targets += [el for el in ranges if el not in chosen]
         if resolver.run():
             changed.add(part)
             dropped_notes |= resolver.dropped_notes
