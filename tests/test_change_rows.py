@@ -92,7 +92,8 @@ def test_a_move_without_clause_numbers_and_its_text():
     [row] = rows
     assert (row.kind, row.title, row.text, row.author) == ("move", "Moved", "Here is the text to be moved.",
                                                          "Jesse Rosenthal")
-    assert row.detail == ""  # unnumbered paragraphs: the text says it, no "from the paragraph" noise
+    # unnumbered paragraphs, wholly moved: each end is placed by the paragraph before it
+    assert row.detail == "From the paragraph after “Here is some more text.” to the paragraph after “Here is some text.”"
 
 
 def test_formatting_changes_say_what_changed_and_adjacent_ones_join():

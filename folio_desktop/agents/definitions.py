@@ -240,7 +240,8 @@ def get_tool_definitions(options=None) -> list[dict]:
          "nextOffset. " + untrusted,
          _obj({"filter": {"type": "string", "enum": ["all", "open", "resolved"]}, "offset": offset})),
         ("read_changes", "Read the pending tracked changes (proposals, not yet accepted): id, type, author, text "
-         "(cut at 300 characters, textLength says how long), blockId, displayLabel, and moved for moved text; "
+         "(cut at 300 characters, textLength says how long), blockId, displayLabel; a move is one change of type "
+         "moved with from and to (blockId and text of where the text left and arrived); "
          f"{BUDGET_WORDS}: pass offset = nextOffset. " + untrusted, _obj({"offset": offset})),
         ("add_comment", "Add a comment on a block (optionally on a quoted part of it).",
          _obj({"blockId": _str("block id from read_document or find_text", 1),

@@ -371,10 +371,57 @@ def read_comments(args, bridge, options):
     return _listing(tool, "threads", threads, lambda t: _thread_json(t, snapshot), offset)
 
 
+def _move_end(halves: list[dict]) -> dict:
+    """One end of a move: its first block with moved text and the text, a line per block."""
+    texts = [h for h in halves if h.get("type") in ("insertion", "deletion")] or halves
+    by_block: dict = {}
+    for half in texts:
+        by_block[half.get("blockId")] = by_block.get(half.get("blockId"), "") + (half.get("text") or "")
+    with_text = [b for b, t in by_block.items() if t.strip()] or list(by_block)
+    return {"blockId": with_text[0] if with_text else None,
+            "text": "\n".join(t for t in by_block.values() if t.strip())}
+
+
+def fold_moves(changes: list[dict]) -> list[dict]:
+    """The halves of each move (census entries carrying the same `move` key) as one change of type
+    `moved`, where its first half stood: its id is the first id of the half that left (accepting or
+    rejecting it resolves the whole move), `from` and `to` say where the text left and arrived. A half
+    without a partner stays an insertion or deletion marked `moved`."""
+    groups: dict[str, list[dict]] = {}
+    for change in changes:
+        move = change.get("move")
+        if isinstance(move, dict) and move.get("key") is not None:
+            groups.setdefault(move["key"], []).append(change)
+    out = []
+    for change in changes:
+        move = change.get("move")
+        if not isinstance(move, dict) or move.get("key") is None:
+            out.append(change)
+            continue
+        halves = groups.pop(move["key"], None)
+        if halves is None:
+            continue  # folded into the move's entry already
+        away = [h for h in halves if h["move"].get("side") == "from"]
+        here = [h for h in halves if h["move"].get("side") == "to"]
+        source, target = _move_end(away), _move_end(here)
+        out.append({"id": (away or here)[0]["id"], "type": "moved", "author": halves[0].get("author", ""),
+                    "text": source["text"] or target["text"], "blockId": source["blockId"] or target["blockId"],
+                    "from": source, "to": target})
+    return out
+
+
+def _change_json(change: dict, snapshot) -> dict:
+    out = _cited(change, snapshot, "text", CHANGE_CHARS, "textLength")
+    for end in ("from", "to"):
+        if end in out:
+            out[end] = dict(out[end], text=clip(out[end]["text"], CHANGE_CHARS))
+    return out
+
+
 def read_changes(args, bridge, options):
     tool = "read_changes"
     args = require_object(tool, args)
     refuse_unknown(tool, args, ("offset",))
     offset = int_arg(tool, args, "offset", 0, 0)
     snapshot = bridge.snapshot()
-    return _listing(tool, "changes", bridge.get_changes(), lambda c: _cited(c, snapshot, "text", CHANGE_CHARS, "textLength"), offset)
+    return _listing(tool, "changes", fold_moves(bridge.get_changes()), lambda c: _change_json(c, snapshot), offset)

@@ -4,6 +4,10 @@ Grouping: marks of one revision id inside one block fold into one entry; a repla
 entries (deletion and insertion); run marks inside a tracked row insertion/deletion fold into the
 row's entry (same id, or same author and date); a cell revision over several cells joins their
 texts with a newline; section property changes carry empty text and no block.
+
+A move stays two halves here (its w:moveFrom marks are deletions, its w:moveTo marks insertions, one
+entry per block as for any mark), each knowing its Move (docx/moves.py): the agents' read_changes
+and the reviewing pane show the pair as one change, and resolving either half resolves both.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .moves import Move, find_moves
 from .ooxml import MC_FALLBACK, W_NS, ancestor
 
 if TYPE_CHECKING:
@@ -47,6 +52,7 @@ class Change:
     block_id: str | None
     story: str = "main"
     element: object = None  # first revision element (for accept/reject)
+    move: Move | None = None  # the move this entry is half of (None: not a move, or no partner found)
 
     def to_json(self) -> dict:
         return {"id": self.id, "type": self.type, "author": self.author, "date": self.date,
@@ -58,11 +64,21 @@ class Change:
         tag = getattr(self.element, "tag", None)
         return tag in (T_MOVE_FROM, T_MOVE_TO)
 
+    @property
+    def move_side(self) -> str | None:
+        """"from" for the half that left, "to" for the half that arrived, None outside a move."""
+        if self.move is None:
+            return None
+        return "from" if self.element.tag == T_MOVE_FROM else "to"
+
     def to_agent_json(self) -> dict:
         out = {"id": str(self.id), "type": self.type, "author": self.author, "text": self.text,
                "blockId": self.block_id}
         if self.is_move:
             out["moved"] = True  # the text moved here (insertion) or away (deletion); not new wording
+        if self.move is not None:
+            # read_changes folds the halves of one move into one `moved` change by this
+            out["move"] = {"key": self.move.key, "side": self.move_side}
         return out
 
 
@@ -135,6 +151,7 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
     story_key = story.key
     # text boxes are stored twice (mc:Choice and its VML mc:Fallback copy): count the Choice only
     fallback = {el for fb in container.iter(MC_FALLBACK) for el in fb.iter(*REVISION_TAGS)}
+    moves = find_moves(container)
     for el in container.iter(*REVISION_TAGS):
         if el in fallback:
             continue
@@ -199,6 +216,8 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
         entry = Change(rid, kind, author, date, text, block_id, story_key, el)
         index[key] = entry
         entries.append(entry)
+    for entry in entries:
+        entry.move = moves.get(entry.element)
     return entries
 
 

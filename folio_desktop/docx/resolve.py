@@ -78,20 +78,39 @@ def _resolve(doc: Document, ids: set[int] | None, accept: bool) -> int:
     for story in doc.stories():
         container = doc.story_container(story)
         entries = census(doc, story, doc.snapshot_story(story), container)
-        resolved += sum(1 for c in entries if ids is None or c.id in ids)
-        work.append((story.part, container))
+        story_ids, ranges = _with_move_partners(entries, ids)
+        resolved += sum(1 for c in entries if story_ids is None or c.id in story_ids)
+        work.append((story.part, container, story_ids, ranges))
     changed: set[str] = set()
     dropped_notes: set[tuple[str, str]] = set()
-    for part, container in work:
-        resolver = _Resolver(container, ids, accept)
+    for part, container, story_ids, ranges in work:
+        resolver = _Resolver(container, story_ids, accept)
+        chosen = set(resolver.targets)
+        resolver.targets += [el for el in ranges if el not in chosen]
         if resolver.run():
             changed.add(part)
             dropped_notes |= resolver.dropped_notes
-    changed |= _delete_orphan_notes(doc, dropped_notes, {part for part, _ in work})
+    changed |= _delete_orphan_notes(doc, dropped_notes, {part for part, *_ in work})
     for part in changed:
         doc.package.mark_dirty(part)
     doc.invalidate()
     return resolved
+
+
+def _with_move_partners(entries, ids: set[int] | None) -> tuple[set[int] | None, list]:
+    """A move is accepted or rejected whole: either half's id brings every id of the move (the other
+    half, its paragraph and run marks), and its range markers go with it (as elements: their w:id may
+    be another revision's), so no half is left pending and no range marker orphaned."""
+    if ids is None:
+        return None, []
+    out, ranges, seen = set(ids), [], set()
+    for change in entries:
+        move = change.move
+        if move is not None and change.id in ids and id(move) not in seen:
+            seen.add(id(move))
+            out |= move.ids
+            ranges += move.ranges
+    return out, ranges
 
 
 def _delete_orphan_notes(doc: Document, dropped: set[tuple[str, str]], story_parts: set[str]) -> set[str]:
@@ -153,7 +172,8 @@ class _Resolver:
         every = list(self.container.iter(*REVISION_TAGS, *MOVE_RANGES))
         if ids is None:
             return every
-        chosen = {el for el in every if _rev_id(el) in ids}
+        # range markers go with their move (see _with_move_partners), never by a w:id they may share
+        chosen = {el for el in every if _rev_id(el) in ids and el.tag not in MOVE_RANGES}
         for alt in self.container.iter(MC_ALTERNATE):
             choice, fallback = alt.find(MC_CHOICE), alt.find(MC_FALLBACK)
             if choice is None or fallback is None:

@@ -1,7 +1,8 @@
 """The save-time structural check every applied operation passes before it is kept (spec §3.5 #11).
 
 It checks the shapes Word refuses to open or silently repairs: content in the wrong container,
-live text inside a deletion, deleted text outside one, empty revision wrappers, cells without their
+live text inside a deletion, deleted text outside one (text moved away, in w:moveFrom, may be either:
+Word and LibreOffice write w:t there, we write w:delText), empty revision wrappers, cells without their
 closing paragraph, rows without cells. It returns the first problem as "path: reason", or None.
 """
 
@@ -13,7 +14,8 @@ from .ooxml import W_NS
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_DELTEXT, T_TBL, T_TR, T_TC = (_W + t for t in ("p", "r", "t", "delText", "tbl", "tr", "tc"))
-_DELETIONS = {_W + "del", _W + "moveFrom"}
+_DELETIONS = {_W + "del", _W + "moveFrom"}  # where w:delText belongs
+_STRUCK = {_W + "del"}  # where w:t does not: text moved away (w:moveFrom) is still live text to Word
 _WRAPPERS = {_W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"}
 _NOT_IN_RUN = {T_P, T_TBL, T_TR, T_TC, _W + "hyperlink", _W + "ins", _W + "del"}
 
@@ -41,10 +43,10 @@ def validate_elements(elements) -> str | None:
 
 def _check(root) -> str | None:
     for el in root.iter(T_T, T_DELTEXT):
-        inside_del = any(a.tag in _DELETIONS for a in el.iterancestors())
-        if el.tag == T_T and inside_del:
+        above = {a.tag for a in el.iterancestors()}
+        if el.tag == T_T and above & _STRUCK:
             return f"{_path(el)}: live text inside a tracked deletion"
-        if el.tag == T_DELTEXT and not inside_del:
+        if el.tag == T_DELTEXT and not above & _DELETIONS:
             return f"{_path(el)}: deleted text outside a tracked deletion"
     for el in root.iter(*_WRAPPERS):
         parent = el.getparent()

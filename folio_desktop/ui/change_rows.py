@@ -6,8 +6,8 @@ w:moveFrom, an inserted table row is the row plus a mark per cell paragraph, and
 paragraph is an entry. Nobody decides on those one by one, so a row stands for every census entry
 of one decision, and accepting or rejecting the row resolves them all:
 
-- a move: every w:moveFrom and w:moveTo of one named move (the w:name of its moveFromRangeStart /
-  moveToRangeStart), with the places it left and reached;
+- a move: both halves of one move as the census pairs them (docx/moves.py: the w:name of its
+  moveFromRangeStart / moveToRangeStart, or author, date and text), with the places it left and reached;
 - an inserted or deleted table row with the marks of the paragraphs in its cells; adjacent rows of
   one table inserted (or deleted) together are one row;
 - a whole inserted or deleted paragraph: its text and its paragraph mark (same block and author, the
@@ -34,7 +34,6 @@ from ..docx.ooxml import W_NS
 _W = "{" + W_NS + "}"
 T_P, T_T, T_DELTEXT, T_TAB, T_TR, T_TC, T_TBL = (_W + t for t in ("p", "t", "delText", "tab", "tr", "tc", "tbl"))
 T_INS, T_DEL = _W + "ins", _W + "del"
-T_RANGES = tuple(_W + t for t in ("moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
 
 # the type filter's categories, in the order it offers them
 KINDS = {
@@ -175,6 +174,12 @@ class Places:
         return Place(clause_number(block.display_label), self._label_before(story, i), story, block.text,
                      block.table is not None)
 
+    def text_before(self, story: str, block_id: str | None) -> str:
+        """The text of the nearest block before this one that has any (to name an empty paragraph by)."""
+        i = self.index(story, block_id)
+        blocks = self._stories[story][1] if i is not None else []
+        return next((b.text for b in reversed(blocks[:i]) if b.text.strip()), "") if i is not None else ""
+
     def _label_before(self, story: str, i: int) -> str | None:
         labels = self._after.get(story)
         if labels is None:  # the clause number at or before each block, computed once per story
@@ -302,33 +307,6 @@ def describe_formatting(change) -> str:
     return ", ".join(_changed_props(el.getparent(), old, PARA_PROPS))
 
 
-def _move_names(root) -> dict:
-    """Each w:moveFrom / w:moveTo (text or paragraph mark) of a part -> the w:name of the move range
-    it stands in; ranges are matched to their ends by w:id."""
-    names: dict = {}
-    open_ranges: dict[str, dict[str, str]] = {"From": {}, "To": {}}
-    for el in root.iter(*T_RANGES, T_MOVE_FROM, T_MOVE_TO):
-        tag = el.tag[len(_W):]
-        if tag in ("moveFrom", "moveTo"):
-            ranges = open_ranges[tag[4:]]
-            if ranges:
-                names[el] = next(reversed(ranges.values()))
-            continue
-        side = "From" if tag.startswith("moveFrom") else "To"
-        if tag.endswith("Start"):
-            open_ranges[side][el.get(_W + "id")] = el.get(_W + "name") or el.get(_W + "id")
-        else:
-            open_ranges[side].pop(el.get(_W + "id"), None)
-    # a paragraph's own mark sits in its w:pPr, before a range that starts inside the paragraph
-    for el in root.iter(T_MOVE_FROM, T_MOVE_TO):
-        if el not in names and el.getparent() is not None and el.getparent().tag == _W + "rPr":
-            p = next(iter(_ancestors(el, T_P)), None)
-            inside = next((names[m] for m in p.iter(el.tag) if m in names), None) if p is not None else None
-            if inside is not None:
-                names[el] = inside
-    return names
-
-
 # -- folding the census --------------------------------------------------------------------------------
 
 
@@ -383,30 +361,42 @@ def change_rows(changes: list, places: Places | None = None) -> list[ChangeRow]:
 
 
 def _fold_moves(changes, places, add) -> None:
-    names_by_root: dict = {}
+    """Both halves of each move (the census pairs them: docx/moves.py) as one row, saying where the
+    text left and where it arrived; halves without a partner, one row per author and date."""
     groups: dict[tuple, list[int]] = {}
     for i, change in enumerate(changes):
-        if not change.is_move:
-            continue
-        root = change.element.getroottree().getroot()
-        names = names_by_root.get(id(root))
-        if names is None:
-            names = names_by_root[id(root)] = _move_names(root)
-        groups.setdefault((change.story, names.get(change.element) or (change.author, change.date)), []).append(i)
+        if change.is_move:
+            key = change.move.key if change.move is not None else ("unpaired", change.author, change.date)
+            groups.setdefault((change.story, key), []).append(i)
     for members in groups.values():
         moved = [changes[i] for i in members]
         away = [c for c in moved if c.element.tag == T_MOVE_FROM]
         here = [c for c in moved if c.element.tag == T_MOVE_TO]
         text_of = [c for c in (away or here) if c.type in INLINE] or away or here
         text = "\n".join(dict.fromkeys(c.text for c in text_of if c.text.strip()))
-        source = places.place(away[0].story, away[0].block_id) if away else None
-        target = places.place(here[0].story, here[0].block_id) if here else None
-        # where it went, when a clause number can say so (an unnumbered paragraph is named by its text,
-        # which is the moved text itself)
-        detail = " ".join(filter(None, (f"From {source.name()}" if source and source.numbered else "",
-                                        f"to {target.name()}" if target and target.numbered else "")))
+        source, source_name = _move_end(away, places)
+        target, target_name = _move_end(here, places)
+        detail = " ".join(filter(None, (f"from {source_name}" if source_name else "",
+                                        f"to {target_name}" if target_name else "")))
         row = add("move", "Moved", members, text, source or target, detail[0].upper() + detail[1:] if detail else "")
         row.source, row.target = source, target
+
+
+def _move_end(halves, places) -> tuple[Place | None, str]:
+    """(the place one end of a move stands in, how a sentence names it): its clause number, else the
+    paragraph's own words beside the moved text, else the paragraph before it."""
+    if not halves:
+        return None, ""
+    first = next((c for c in halves if c.type in INLINE and c.text.strip()), halves[0])
+    place = places.place(first.story, first.block_id)
+    if place.numbered:
+        return place, place.name()
+    moved = "".join(c.text for c in halves if c.block_id == first.block_id and c.type in INLINE)
+    beside = place.text.replace(moved, "", 1) if first.element.tag == T_MOVE_TO else place.text
+    if beside.strip():
+        return place, f"the paragraph {quote(beside, 40)}"
+    before = places.text_before(first.story, first.block_id)
+    return place, f"the paragraph after {quote(before, 40)}" if before else ""
 
 
 def _fold_table_rows(changes, taken, add) -> None:
@@ -606,8 +596,7 @@ def _word_difference(row: ChangeRow) -> None:
         return
     text = quote(row.text) if row.text.strip() else ""
     if row.kind == "move":
-        where = " ".join(filter(None, (f"from {row.source.name()}" if row.source and row.source.numbered else "",
-                                       f"to {row.target.name()}" if row.target and row.target.numbered else "")))
+        where = row.detail[:1].lower() + row.detail[1:]  # "from clause 7.11 to the paragraph “…”"
         row.title = f"Moved: {text} {where}".replace("  ", " ").strip()
     elif row.title in ("Inserted paragraph", "Deleted paragraph") and not text:
         verb = "New" if row.kind == "insertion" else "Deleted"
