@@ -26,6 +26,7 @@ _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_DELTEXT, T_TAB = _W + "p", _W + "r", _W + "t", _W + "delText", _W + "tab"
 T_PPR, T_RPR, T_TRPR, T_TCPR, T_TR, T_TC, T_TBL = (_W + t for t in ("pPr", "rPr", "trPr", "tcPr", "tr", "tc", "tbl"))
 T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
+T_TBLGRIDCHANGE, T_GRIDCOL = _W + "tblGridChange", _W + "gridCol"
 
 CHANGE_TYPES = (
     "insertion", "deletion", "formatting", "rowInserted", "rowDeleted", "cellInserted", "cellDeleted",
@@ -114,6 +115,12 @@ def classify(el) -> str | None:
     }.get(tag)
 
 
+def _same_grid(change) -> bool:
+    """Whether a w:tblGridChange records the column widths its w:tblGrid already has."""
+    columns = [c.get(_W + "w") for c in change.getparent().iterchildren(T_GRIDCOL)]
+    return columns == [c.get(_W + "w") for c in change.iter(T_GRIDCOL)]
+
+
 def _run_text(el) -> str:
     parts = []
     for node in el.iter(T_T, T_DELTEXT, T_TAB):
@@ -147,6 +154,7 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
     entries: list[Change] = []
     index: dict[tuple, Change] = {}
     rows: dict[object, Change] = {}  # w:tr -> its row insertion/deletion entry
+    tables: dict[object, Change] = {}  # w:tbl -> its table property change
     cells: dict[tuple, list] = {}
     story_key = story.key
     # text boxes are stored twice (mc:Choice and its VML mc:Fallback copy): count the Choice only
@@ -194,8 +202,15 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
             continue
         elif kind in ("tablePropertiesChanged", "rowPropertiesChanged"):
             owner = ancestor(el, T_TBL if kind == "tablePropertiesChanged" else T_TR, container)
-            entries.append(Change(rid, kind, author, date, "", block_of(owner) if owner is not None else None,
-                                  story_key, el))
+            if el.tag == T_TBLGRIDCHANGE and (_same_grid(el) or owner in tables):
+                # a grid revision is part of its table's property change (Word writes them together);
+                # one recording the grid the table has changes nothing (Google Docs writes one per
+                # table, id 0, no author): neither is a change of its own to review
+                continue
+            entry = Change(rid, kind, author, date, "", block_of(owner) if owner is not None else None, story_key, el)
+            if kind == "tablePropertiesChanged":
+                tables[owner] = entry
+            entries.append(entry)
             continue
         elif kind == "formatting":
             run = ancestor(el, T_R, container)
