@@ -642,7 +642,7 @@ def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
     p = plan.block.element if plan.block is not None else None
     if p is None:
         return []
-    out = [p]
+    out = list(plan.block.paragraphs)  # with those a deleted mark joins to it (accepted.py)
     if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
         nxt = op_blocks.next_paragraph(p)
         if nxt is not None:
@@ -653,8 +653,8 @@ def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
 def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
     out = list(ctx.created)
     p = plan.block.element if plan.block is not None else None
-    if p is not None and p.getparent() is not None:
-        out.append(p)
+    if p is not None:
+        out.extend(q for q in plan.block.paragraphs if q.getparent() is not None)
     survivor = ctx.resolved.get("survivor")
     if survivor is not None:
         out.append(survivor)
