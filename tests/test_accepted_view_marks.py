@@ -201,3 +201,22 @@ def test_reject_all_after_edits_restores_the_original_text(body):
           {"type": "insertAfterBlock", "blockId": first.id, "text": "Added."},
           *({"type": "deleteBlock", "blockId": b.id} for b in blocks[1:]))
     assert rejected(rev) == original
+
+
+def test_changes_inside_a_joined_paragraph_belong_to_the_block_that_reads_them():
+    rev = reviewer(TWO_AUTHORS)
+    by_id = {c.id: c.block_id for c in rev.get_changes()}
+    assert by_id == {1: "20000003", 2: "20000003", 3: "20000003"}
+
+
+def test_page_offsets_of_a_joined_block_run_on_over_its_paragraphs(qapp):
+    from folio_desktop.layout import layout_document
+
+    rev = reviewer(ONE_AUTHOR)
+    block = joined_block(rev, "Alpha")
+    lay = layout_document(rev.document)
+    assert [frag.accepted_range for _n, frag in lay.fragments_of(block.id)] == [(0, 6), (6, 11)]
+    frag = lay.fragments_of(block.id)[1][1]
+    point = frag.rect.center()
+    hit = lay.hit_test(1, point)
+    assert hit is not None and hit[0] == block.id and 6 <= hit[1] <= 11  # in "beta.", not in "Alpha "

@@ -95,6 +95,14 @@ class Block:
     # the paragraphs before `element` whose deleted marks join them to it in the accepted view
     # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it
     joined: tuple = field(default=(), repr=False, compare=False)
+    # where the text of each of `paragraphs` starts in `text` (code points), when joined
+    joined_starts: tuple = field(default=(), repr=False, compare=False)
+
+    def start_of(self, p) -> int:
+        """Where paragraph p's text starts in this block's text (0 unless the block joins paragraphs)."""
+        if not self.joined:
+            return 0
+        return self.joined_starts[self.paragraphs.index(p)]
 
     @property
     def paragraphs(self) -> tuple:
@@ -388,6 +396,11 @@ class _Walker:
         block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
         block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc,
                       joined=tuple(part[0] for part in joined))
+        if joined:
+            starts = [0]
+            for part in joined:
+                starts.append(starts[-1] + len(part[1]))
+            block.joined_starts = tuple(starts)
         if block_id in self.positional_ids:
             block.id_stability = "positional"
         block._preview = extras["runs"]
@@ -396,6 +409,8 @@ class _Walker:
         self.paragraph_properties(p, block)
         self.blocks.append(block)
         self.by_paragraph[p] = block
+        for part in joined:  # their changes, comments and clicks belong to the block that reads them
+            self.by_paragraph[part[0]] = block
         if extras["comments"]:
             block.comment_ids = extras["comments"]
         for cid in extras["comments"]:

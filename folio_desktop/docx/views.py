@@ -68,7 +68,6 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
     out: dict[str, str] = {}
     by_par = snapshot.block_of_paragraph
     # paragraphs a deleted mark joins to the next read as the start of that block (accepted.py)
-    joined_of = {q: b for b in snapshot.blocks if b.joined for q in b.joined}
     pending: dict[str, list] = {}
     for el in container.iter(T_P, T_CSTART, T_CEND):
         if el.tag != T_P:
@@ -82,12 +81,8 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
             continue
         block = by_par.get(el)
         if block is None:
-            block = joined_of.get(el)
-            if block is None:
-                continue
-            segments = pending.setdefault(block.id, [])
-        else:
-            segments = pending.pop(block.id, [])
+            continue
+        segments = pending.pop(block.id, []) if block.element is el else pending.setdefault(block.id, [])
         for piece in inline.iter_pieces(el, state, doc.hidden_character_styles):
             kind = piece.kind
             if kind == COMMENT_START:
