@@ -220,3 +220,25 @@ def test_page_offsets_of_a_joined_block_run_on_over_its_paragraphs(qapp):
     point = frag.rect.center()
     hit = lay.hit_test(1, point)
     assert hit is not None and hit[0] == block.id and 6 <= hit[1] <= 11  # in "beta.", not in "Alpha "
+
+
+def test_hidden_text_in_a_joined_paragraph_is_guarded_like_the_block_own():
+    body = (para("40000001", "Visible ", mark("del", 1, "Bob"))
+            .replace("</w:p>", '<w:r><w:rPr><w:vanish/></w:rPr><w:t>secret</w:t></w:r></w:p>')
+            + para("40000002", "end."))
+    rev = reviewer(body)
+    block = joined_block(rev, "Visible")
+    assert block.text == "Visible end."
+    result = rev.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
+        {"id": "op0", "type": "deleteBlock", "blockId": block.id}]})
+    assert [s["reason"] for s in result["skipped"]] == ["hiddenText"]
+
+
+def test_direct_fresh_replace_of_a_joined_block_replaces_all_it_reads():
+    rev = reviewer(ONE_AUTHOR)
+    block = joined_block(rev, "Alpha")
+    result = rev.apply_document_operations({"version": 1, "mode": "direct", "operations": [
+        {"id": "op0", "type": "replaceBlock", "blockId": block.id, "text": "Fresh.", "preserveFormatting": False}]})
+    assert result["skipped"] == [], result["skipped"]
+    assert content(rev) == ["Fresh.", "Gamma."]
+    assert accepted(rev) == ["Fresh.", "Gamma."]

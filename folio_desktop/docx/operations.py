@@ -582,7 +582,9 @@ def _refuse_hidden_text(doc: Document, block: Block, t: str, resolved: dict) -> 
     p = block.element
     if p is None:
         return
-    spans = hidden_spans(p, doc.hidden_character_styles, note_texts(block))
+    # over every paragraph the block reads (those joined to it by deleted marks first)
+    spans = [(offset + block.start_of(q), n) for q in block.paragraphs
+             for offset, n in hidden_spans(q, doc.hidden_character_styles, note_texts(block))]
     if not spans:
         return
     reveal = "or ask the lawyer to reveal the hidden text (Word: Home > Show/Hide) first"
