@@ -98,6 +98,14 @@ class Block:
     # where the text of each of `paragraphs` starts in `text` (code points), when joined
     joined_starts: tuple = field(default=(), repr=False, compare=False)
 
+    def text_of(self, p) -> str:
+        """The part of this block's text that paragraph p holds (all of it unless the block joins paragraphs)."""
+        if not self.joined:
+            return self.text
+        i = self.paragraphs.index(p)
+        end = self.joined_starts[i + 1] if i + 1 < len(self.joined_starts) else len(self.text)
+        return self.text[self.joined_starts[i]:end]
+
     def start_of(self, p) -> int:
         """Where paragraph p's text starts in this block's text (0 unless the block joins paragraphs)."""
         if not self.joined:
