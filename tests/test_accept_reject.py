@@ -81,8 +81,9 @@ class _Reader:
     """Paragraph texts of one story as one view shows them.
 
     A view resolves the revisions with the given ids (None: all) by accepting or rejecting them and
-    leaves the rest pending: "current" resolves nothing (deletions hidden, nothing joined), "final"
-    accepts everything, "original" rejects everything.
+    leaves the rest pending: "current" resolves nothing (deletions hidden, and a paragraph whose mark
+    is a pending deletion joined to the next one, as the snapshot reads it), "final" accepts
+    everything, "original" rejects everything.
     """
 
     def __init__(self, ids: set[int] | None, accept: bool):
@@ -230,9 +231,19 @@ def _left_empty(para, reader: _Reader) -> bool:
 
 def mark_fate(para, reader: _Reader) -> str:
     """What a view does with a paragraph: "keep" it, "join" it to the next paragraph (its mark goes),
-    or "drop" it (its mark goes, nothing is left in it and a table follows)."""
+    or "drop" it (its mark goes, nothing is left in it and a table follows); "pending join": its
+    mark is a pending deletion, so the snapshot reads it joined to the next one unless it is empty."""
     mark = para.find(f"{q('pPr')}/{q('rPr')}")
-    if mark is None or not any(m.tag in INS + DEL and reader.drops(m) for m in mark):
+    if mark is None:
+        return "keep"
+    if not any(m.tag in INS + DEL and reader.drops(m) for m in mark):
+        # a deletion of the mark still pending: the snapshot's accepted view reads the paragraph
+        # joined to the next one when a paragraph follows right after it (never across a table)
+        if any(m.tag in DEL and not reader.resolved(m) for m in mark):
+            following = para.getnext()
+            while following is not None and (not isinstance(following.tag, str) or following.tag in BETWEEN):
+                following = following.getnext()
+            return "pending join" if following is not None and following.tag == q("p") else "keep"
         return "keep"
     if _next_paragraph(para, reader) is not None:
         return "join"
@@ -264,6 +275,8 @@ def view_texts(container, view: str = "current", ids: set[int] | None = None, ac
         target = sink(para)
         text = carried.pop(para, "") + reader.text(para)
         fate = mark_fate(para, reader)
+        if fate == "pending join":  # a wholly deleted paragraph stays a blank block of its own
+            fate = "join" if text else "keep"
         if fate == "join":
             nxt = _next_paragraph(para, reader)
             carried[nxt] = text

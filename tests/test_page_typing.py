@@ -101,11 +101,16 @@ def test_backspace_and_delete_strike_text_of_the_original(qtbot, window, tmp_pat
     assert text_of(window, DEFINITION) == before[:MEANS - 2] + "X" + before[MEANS + 1:]
     key(qtbot, view, Qt.Key_Backspace, Qt.ControlModifier)  # Ctrl+Backspace: the word before the caret
     assert text_of(window, DEFINITION) == before[:MEANS - len("means")] + before[MEANS + 1:]
-    # Delete at a paragraph's end strikes its break: the next paragraph joins it once accepted
-    click_at(qtbot, view, PURPOSE, len(text_of(window, PURPOSE)))
+    # Delete at a paragraph's end strikes its break: the next paragraph joins it, and the accepted
+    # view reads the two as one block under the id of the paragraph whose mark survives
+    purpose = text_of(window, PURPOSE)
+    blocks = [b.id for b in window.reviewer.snapshot().blocks]
+    after = blocks[blocks.index(PURPOSE) + 1]
+    click_at(qtbot, view, PURPOSE, len(purpose))
     key(qtbot, view, Qt.Key_Delete)
-    assert any(c.type == "paragraphMarkDeleted" and c.author == LAWYER and c.block_id == PURPOSE
+    assert any(c.type == "paragraphMarkDeleted" and c.author == LAWYER and c.block_id == after
                for c in window.reviewer.get_changes())
+    assert window.reviewer.snapshot().block(PURPOSE) is None and text_of(window, after).startswith(purpose)
     check_saved(window, tmp_path, original)
 
 
@@ -202,11 +207,14 @@ def test_backspace_after_enter_joins_the_paragraphs_again(qtbot, window):
     assert window.reviewer.get_content_as_text() == before and window.reviewer.get_changes() == \
         desk_changes_of_sample(window)
     assert view.caret_mark().block_id == DEFINITION and view.caret_mark().offset == MEANS
-    # Backspace at the start of a paragraph of the original strikes the break before it
+    # Backspace at the start of a paragraph of the original strikes the break before it: the two read
+    # as one block (the id of the paragraph whose mark survives), the caret where they meet
+    definition = text_of(window, DEFINITION)
     click_at(qtbot, view, PURPOSE, 0)
     key(qtbot, view, Qt.Key_Backspace)
     assert ("paragraphMarkDeleted", LAWYER) in [(c.type, c.author) for c in window.reviewer.get_changes()]
-    assert view.caret_mark() == type(view.caret_mark())(DEFINITION, len(text_of(window, DEFINITION)), False)
+    assert text_of(window, PURPOSE).startswith(definition)
+    assert view.caret_mark() == type(view.caret_mark())(PURPOSE, len(definition), False)
 
 
 def desk_changes_of_sample(window) -> list:

@@ -6,6 +6,7 @@ import copy
 
 from lxml import etree
 
+from .accepted import mark_deleted
 from .editing import EditError, make_runs
 from .ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from .op_context import (
@@ -48,7 +49,8 @@ def insert_block(ctx: OpContext) -> list[etree._Element]:
     after = op["type"] == "insertAfterBlock"
     anchor_p = ctx.block.element
     table = outer_table(anchor_p)
-    anchor = table if table is not None else anchor_p
+    # a block that joins paragraphs over deleted marks starts at its first one (accepted.py)
+    anchor = table if table is not None else (anchor_p if after else ctx.block.paragraphs[0])
     props = {k: op[k] for k in _PARA_KEYS if k in op}
     check_references(ctx.doc, props)
     text = op["text"]
@@ -144,7 +146,7 @@ def delete_block(ctx: OpContext) -> None:
         _join_into_next(p, nxt)
         ctx.resolved["survivor"] = nxt
     elif not last:
-        mark_paragraph(ctx, p, "del")
+        _delete_mark(ctx, p)
     if ctx.move == "from":
         _move_range(ctx, [p], "moveFrom")
 
@@ -236,7 +238,7 @@ def merge_block(ctx: OpContext) -> None:
         _join_into_first(p, nxt)
         return
     if ctx.tracked:
-        mark_paragraph(ctx, p, "del")
+        _delete_mark(ctx, p)
         if props:
             record_ppr_change(ctx, nxt)
             apply_properties(ctx.doc, nxt, props, ctx.resolved.setdefault("numbering", {}))
@@ -246,6 +248,21 @@ def merge_block(ctx: OpContext) -> None:
     if props:
         apply_properties(ctx.doc, nxt, props, ctx.resolved.setdefault("numbering", {}))
     ctx.resolved["survivor"] = nxt
+
+
+def _delete_mark(ctx: OpContext, p: etree._Element) -> None:
+    """Record p's paragraph mark as deleted, keeping whatever is pending on it: an insertion of the
+    mark (anyone's) stays beside our deletion, so rejecting every change still takes the mark out
+    and accepting every change joins the paragraphs; a deletion already pending keeps its author."""
+    if mark_deleted(p):
+        return
+    rpr = p.find(f"{W_PPR}/{W_RPR}")
+    ins = rpr.find(_W + "ins") if rpr is not None else None
+    if ins is None and (rpr is None or rpr.find(_W + "moveTo") is None):
+        mark_paragraph(ctx, p, "del")
+        return
+    # CT_ParaRPr: ins?, del?, moveFrom?, moveTo?, then the mark's run properties
+    rpr.insert(rpr.index(ins) + 1 if ins is not None else 0, ctx.stamp.mark("del"))
 
 
 def _own_inserted_mark(p: etree._Element, author: str) -> etree._Element | None:

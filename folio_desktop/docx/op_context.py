@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from .accepted import JoinedView
 from .editing import EditError, ParagraphView, Stamp
 from .ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from .paragraph_props import PPR_ORDER, ensure_ppr, property_elements
@@ -71,6 +72,8 @@ class OpContext:
 
     def view(self, p: etree._Element | None = None, block: Block | None = None) -> ParagraphView:
         block = block or self.block
+        if p is None and block.joined:  # paragraphs joined by deleted marks read as one (accepted.py)
+            return JoinedView(block.paragraphs, self.doc.hidden_character_styles, note_texts(block))
         p = p if p is not None else block.element
         return ParagraphView(p, self.doc.hidden_character_styles, note_texts(block))
 

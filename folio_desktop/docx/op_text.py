@@ -173,6 +173,9 @@ def replace_block(ctx: OpContext) -> None:
         sect = ppr.find(_W + "sectPr") if ppr is not None else None
         for child in list(p):
             p.remove(child)
+        for joined in ctx.block.joined:  # text the block reads from paragraphs joined to it goes too
+            for child in [c for c in joined if c.tag != W_PPR]:
+                joined.remove(child)
         if sect is not None:
             ensure_ppr(p).append(sect)
         for chunk, bold, italic in parse_emphasis(text):

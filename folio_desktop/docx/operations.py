@@ -582,7 +582,9 @@ def _refuse_hidden_text(doc: Document, block: Block, t: str, resolved: dict) -> 
     p = block.element
     if p is None:
         return
-    spans = hidden_spans(p, doc.hidden_character_styles, note_texts(block))
+    # over every paragraph the block reads (those joined to it by deleted marks first)
+    spans = [(offset + block.start_of(q), n) for q in block.paragraphs
+             for offset, n in hidden_spans(q, doc.hidden_character_styles, note_texts(block))]
     if not spans:
         return
     reveal = "or ask the lawyer to reveal the hidden text (Word: Home > Show/Hide) first"
@@ -642,7 +644,7 @@ def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
     p = plan.block.element if plan.block is not None else None
     if p is None:
         return []
-    out = [p]
+    out = list(plan.block.paragraphs)  # with those a deleted mark joins to it (accepted.py)
     if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
         nxt = op_blocks.next_paragraph(p)
         if nxt is not None:
@@ -653,8 +655,8 @@ def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
 def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
     out = list(ctx.created)
     p = plan.block.element if plan.block is not None else None
-    if p is not None and p.getparent() is not None:
-        out.append(p)
+    if p is not None:
+        out.extend(q for q in plan.block.paragraphs if q.getparent() is not None)
     survivor = ctx.resolved.get("survivor")
     if survivor is not None:
         out.append(survivor)

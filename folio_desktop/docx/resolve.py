@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from .accepted import BETWEEN, following_block
 from .changes import REVISION_TAGS, census
 from .ooxml import (
     MC_ALTERNATE,
@@ -52,8 +53,6 @@ PROPERTY_CHANGES = tuple(w(t) for t in ("rPrChange", "pPrChange", "sectPrChange"
 NOTE_REFS = (w("footnoteReference"), w("endnoteReference"))
 # markers that must outlive the content they sit in (comment anchors, bookmarks)
 ANCHORS = tuple(w(t) for t in ("commentRangeStart", "commentRangeEnd", "bookmarkStart", "bookmarkEnd"))
-# point markup that may stand between two paragraphs without separating them
-BETWEEN = ANCHORS + MOVE_RANGES + tuple(w(t) for t in ("proofErr", "permStart", "permEnd"))
 # containers whose last block must be a paragraph
 BLOCK_CONTAINERS = tuple(w(t) for t in ("body", "tc", "hdr", "ftr", "footnote", "endnote", "txbxContent", "comment"))
 _NS = {"w": W_NS, "mc": MC_NS}
@@ -324,10 +323,12 @@ class _Resolver:
         el.getparent().remove(el)
         if (el.tag in INSERTED) == self.accept:
             return
-        between, nxt = [], p.getnext()
-        while nxt is not None and (not isinstance(nxt.tag, str) or nxt.tag in BETWEEN):
-            between.append(nxt)
-            nxt = nxt.getnext()
+        # the same rule the snapshot's accepted view follows (accepted.joins_into)
+        nxt = following_block(p)
+        between, sib = [], p.getnext()
+        while sib is not nxt:
+            between.append(sib)
+            sib = sib.getnext()
         if nxt is None:
             # the container's last paragraph stays, only its marker goes, unless nothing is left in
             # it: then it goes whole when a paragraph before it can end the container (a redline

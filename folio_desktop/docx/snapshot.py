@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from . import inline
+from .accepted import joins_into
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
 from .numbering import LabelCounter
 from .ooxml import (
@@ -91,6 +92,32 @@ class Block:
     # what the story walk carried into and out of this paragraph (open fields, note counts, open
     # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
     walk: tuple | None = field(default=None, repr=False, compare=False)
+    # the paragraphs before `element` whose deleted marks join them to it in the accepted view
+    # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it
+    joined: tuple = field(default=(), repr=False, compare=False)
+    # where the text of each of `paragraphs` starts in `text` (code points), when joined
+    joined_starts: tuple = field(default=(), repr=False, compare=False)
+
+    def text_of(self, p) -> str:
+        """The part of this block's text that paragraph p holds (all of it unless the block joins paragraphs)."""
+        if not self.joined:
+            return self.text
+        i = self.paragraphs.index(p)
+        end = self.joined_starts[i + 1] if i + 1 < len(self.joined_starts) else len(self.text)
+        return self.text[self.joined_starts[i]:end]
+
+    def start_of(self, p) -> int:
+        """Where paragraph p's text starts in this block's text (0 unless the block joins paragraphs)."""
+        if not self.joined:
+            return 0
+        return self.joined_starts[self.paragraphs.index(p)]
+
+    @property
+    def paragraphs(self) -> tuple:
+        """The paragraphs whose text this block reads, in order; `element` (the surviving mark) last."""
+        if self.element is None:
+            return ()
+        return (*self.joined, self.element)
 
     @cached_property
     def normalized_text(self) -> str:
@@ -255,14 +282,26 @@ class _Walker:
             self.diagnostic(el.tag, "deeply nested")
             return
         para_index = 0
+        joining: list[tuple] = []  # paragraphs read so far that run on into the next one
         for child in el:
             tag = child.tag
             if tag == T_P:
+                read = None
+                if joins_into(child) is not None:
+                    read = (self.carried(), *self.paragraph_text(child))
+                    # a wholly deleted paragraph adds nothing to the next one: it stays a blank block
+                    # of its own, which edits report as pending deletion and may insert beside
+                    if read[1] or joining:
+                        joining.append((child, read[1], read[2]))
+                        for box in inline.text_boxes(child):
+                            self.container(box, None, depth + 1)
+                        continue
                 ctx = None
                 if table_ctx is not None:
                     ctx = TableLocation(**table_ctx, paragraph_index=para_index)
                     para_index += 1
-                self.paragraph(child, ctx, depth)
+                self.paragraph(child, ctx, depth, joining, read)
+                joining = []
             elif tag == T_TBL:
                 self.table(child, table_ctx, depth + 1)
             elif tag == T_SDT:
@@ -351,16 +390,25 @@ class _Walker:
         state = self.state
         return tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments)
 
-    def paragraph(self, p, table_loc, depth):
-        entry = self.carried()
-        text, extras = self.paragraph_text(p)
+    def paragraph(self, p, table_loc, depth, joined=(), read=None):
+        """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
+        `read`: p's (walk entry, text, extras) when the caller has read it already."""
+        entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p))
+        if joined:
+            text, extras = _join_texts(joined, text, extras)
         is_content = bool(text.strip())
         if is_content:
             self.content_count += 1
         else:
             self.blank_count += 1
         block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
-        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc)
+        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc,
+                      joined=tuple(part[0] for part in joined))
+        if joined:
+            starts = [0]
+            for part in joined:
+                starts.append(starts[-1] + len(part[1]))
+            block.joined_starts = tuple(starts)
         if block_id in self.positional_ids:
             block.id_stability = "positional"
         block._preview = extras["runs"]
@@ -369,6 +417,8 @@ class _Walker:
         self.paragraph_properties(p, block)
         self.blocks.append(block)
         self.by_paragraph[p] = block
+        for part in joined:  # their changes, comments and clicks belong to the block that reads them
+            self.by_paragraph[part[0]] = block
         if extras["comments"]:
             block.comment_ids = extras["comments"]
         for cid in extras["comments"]:
@@ -376,7 +426,7 @@ class _Walker:
             if anchor.block_id is None:
                 anchor.block_id = block_id
         boxes = inline.text_boxes(p)
-        if not boxes:  # a text box's paragraphs are blocks of their own, read after this one
+        if not boxes and not joined:  # a text box's paragraphs are blocks of their own, read after this one
             block.walk = (entry, self.carried())
         for box in boxes:
             self.container(box, None, depth + 1)
@@ -437,7 +487,8 @@ class _Walker:
             length += len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
             runs.append((s, piece.run))
         preview = (self.doc, pstyle, runs) if runs else None
-        return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments}
+        return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
+                                "pstyle": pstyle}
 
     def paragraph_properties(self, p, block: Block):
         doc = self.doc
@@ -489,6 +540,25 @@ class _Walker:
         elif label:
             block.kind = "listItem"
             block.display_label = label
+
+
+def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
+    """One accepted-view paragraph from the parts joined by deleted marks (the last part's style
+    applies to all, as after accept-all): texts in order, boundaries moved by what precedes them."""
+    texts, runs, boundaries, comments = [], [], [], []
+    offset = 0
+    pstyle = extras["pstyle"]
+    doc = None
+    for _p, part_text, part in (*joined, (None, text, extras)):
+        texts.append(part_text)
+        if part["runs"]:
+            doc = part["runs"][0]
+            runs.extend(part["runs"][2])
+        boundaries.extend({**b, "offset": b["offset"] + offset} for b in part["boundaries"])
+        comments.extend(c for c in part["comments"] if c not in comments)
+        offset += index_to_utf16(part_text, len(part_text))
+    preview = (doc, pstyle, runs) if runs else None
+    return "".join(texts), {"runs": preview, "boundaries": boundaries, "comments": comments, "pstyle": pstyle}
 
 
 def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
@@ -639,7 +709,7 @@ def patched(doc: Document, snap: Snapshot, paragraphs) -> Snapshot | None:
     for p in dict.fromkeys(paragraphs):
         old = snap.block_of_paragraph.get(p)
         anchor = snap.anchors.get(old.id) if old is not None else None
-        if anchor is None or anchor.block is not old or old.walk is None or p.getparent() is None:
+        if anchor is None or anchor.block is not old or old.walk is None or old.joined or p.getparent() is None:
             return None
         entry, leaving = old.walk
         if entry[3] or leaving[3]:

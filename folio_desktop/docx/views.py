@@ -67,6 +67,8 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
     active: list[str] = []
     out: dict[str, str] = {}
     by_par = snapshot.block_of_paragraph
+    # paragraphs a deleted mark joins to the next read as the start of that block (accepted.py)
+    pending: dict[str, list] = {}
     for el in container.iter(T_P, T_CSTART, T_CEND):
         if el.tag != T_P:
             if ancestor(el, T_P, container) is not None:
@@ -80,7 +82,7 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
         block = by_par.get(el)
         if block is None:
             continue
-        segments: list[tuple[tuple, str | None, str | None, str]] = []
+        segments = pending.pop(block.id, []) if block.element is el else pending.setdefault(block.id, [])
         for piece in inline.iter_pieces(el, state, doc.hidden_character_styles):
             kind = piece.kind
             if kind == COMMENT_START:
@@ -110,7 +112,8 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
                 segments[-1] = (*key, segments[-1][3] + s)
             else:
                 segments.append((*key, s))
-        out[block.id] = _render_segments(segments)
+        if block.element is el:
+            out[block.id] = _render_segments(segments)
     return out
 
 

@@ -93,10 +93,18 @@ class Paginator:
         key = (p, round(width, 1), table_style, cell, grid, mark, open_comments)
         cached = self._measured.get(key)
         if cached is None:
+            start = 0
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
+                if block is not None and block.joined:
+                    # paragraphs joined by deleted marks (docx/accepted.py) read as one block: offsets
+                    # run on over them, and the label is that of the paragraph whose mark survives
+                    start = block.start_of(p)
+                    block = block if block.element is p else None
             cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark,
                                            open_comments)
+            if start:
+                cached.accepted = cached.accepted.shifted(start)
             self._measured[key] = cached
         return cached
 

@@ -115,6 +115,14 @@ class AcceptedMap:
             skip = 0
         return out
 
+    def shifted(self, offset: int) -> AcceptedMap:
+        """This map with every accepted offset moved by `offset` (a paragraph whose text a block
+        reads after that of paragraphs joined to it by deleted marks)."""
+        out = AcceptedMap()
+        for length, first, step in self._stretches:
+            out.add(length, first + offset if first >= 0 else first, step)
+        return out
+
     def _expanded(self) -> list[int]:
         if self._list is None:
             out: list[int] = []

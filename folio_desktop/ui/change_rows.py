@@ -310,15 +310,33 @@ def describe_formatting(change) -> str:
 # -- folding the census --------------------------------------------------------------------------------
 
 
-def _whole(mark, texts: list) -> bool:
+def _whole(mark, texts: list, own: str | None = None) -> bool:
     """Is this text the paragraph's whole content (the mark's census text is the paragraph's
-    accepted text: an inserted paragraph reads its insertions, a deleted one reads nothing)?"""
+    accepted text: an inserted paragraph reads its insertions, a deleted one reads nothing)?
+    own: the accepted text of the mark's own paragraph when its block reads more than it."""
     if not texts:
         return False
+    own = mark.text if own is None else own
     if mark.type == "paragraphMarkInserted":
         # letters and digits only: the census text of a run has no non-breaking hyphen, the block's has
-        return _letters("".join(c.text for c in texts)) == _letters(mark.text)
-    return not mark.text.strip()
+        return _letters("".join(c.text for c in texts)) == _letters(own)
+    return not own.strip()
+
+
+def _paragraph_of(change):
+    el = getattr(change, "element", None)
+    return next(el.iterancestors(T_P), None) if el is not None else None
+
+
+def _own_text(change, places) -> str | None:
+    """The accepted text of the paragraph a mark ends, when its block joins paragraphs whose deleted
+    marks run them on into one (the census gives the whole block's text)."""
+    i = places.index(change.story, change.block_id) if places is not None else None
+    if i is None:
+        return None
+    block = places._stories[change.story][1][i]
+    p = _paragraph_of(change)
+    return block.text_of(p) if block.joined and p in block.paragraphs else None
 
 
 def _letters(text: str) -> str:
@@ -341,7 +359,7 @@ def change_rows(changes: list, places: Places | None = None) -> list[ChangeRow]:
 
     _fold_moves(changes, places, add)
     _fold_table_rows(changes, taken, add)
-    _fold_paragraphs(changes, taken, add)
+    _fold_paragraphs(changes, taken, add, places)
     _fold_empty_paragraphs(changes, taken, places, add)
     _fold_formatting(changes, taken, add)
     _fold_adjacent(changes, taken, add)
@@ -452,17 +470,19 @@ def _next_row(tr):
     return node
 
 
-def _fold_paragraphs(changes, taken, add) -> None:
+def _fold_paragraphs(changes, taken, add, places=None) -> None:
+    # keyed by paragraph too: a block may read several, joined by deleted marks (docx/accepted.py)
     by_block: dict[tuple, list[int]] = {}
     for i, change in enumerate(changes):
         if i not in taken and change.type in INLINE and not change.is_move:
-            by_block.setdefault((change.story, change.block_id, change.type, change.author), []).append(i)
+            key = (change.story, change.block_id, _paragraph_of(change), change.type, change.author)
+            by_block.setdefault(key, []).append(i)
     for i, change in enumerate(changes):
         if i in taken or change.type not in MARKS or change.is_move or not change.block_id:
             continue
-        texts = [j for j in by_block.get((change.story, change.block_id, MARKS[change.type], change.author), ())
-                 if j not in taken]
-        if _whole(change, [changes[j] for j in texts]):
+        key = (change.story, change.block_id, _paragraph_of(change), MARKS[change.type], change.author)
+        texts = [j for j in by_block.get(key, ()) if j not in taken]
+        if _whole(change, [changes[j] for j in texts], _own_text(change, places)):
             verb = "Inserted" if change.type == "paragraphMarkInserted" else "Deleted"
             add(MARKS[change.type], f"{verb} paragraph", [i] + texts, "".join(changes[j].text for j in texts))
 

@@ -303,11 +303,12 @@ class PageEditor(QObject):
                 return False
             self.view.place_caret(beyond)
             return self.delete(direction)
-        target = Mark(first.id, len(first.text), False)
-
         def script(apply):
             apply([{"type": "mergeBlockWithNext", "blockId": first.id}])
-            return target
+            # the struck break joins the two in the accepted view: one block, read under the id of
+            # the paragraph whose mark survives (docx/accepted.py), the first one's text first
+            here = first.id if self.view.reviewer.snapshot().block(first.id) is not None else second.id
+            return Mark(here, len(first.text), False)
 
         return self._run("Delete", [first.id, second.id], script, "deleting")
 

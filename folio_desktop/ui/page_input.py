@@ -208,6 +208,14 @@ class SelectionMixin:
         if not entries:
             return None
         para = flow.entries[entries[0]][1].para
+        if any(flow.entries[i][1].para is not para for i in entries):
+            # a block that joins paragraphs over deleted marks (docx/accepted.py): the caret goes in
+            # the paragraph holding the character it follows (or precedes, after struck text)
+            target = mark.offset if mark.after_deleted or not mark.offset else mark.offset - 1
+            para = next((flow.entries[i][1].para for i in entries
+                         if flow.entries[i][1].accepted_range[0] <= target < flow.entries[i][1].accepted_range[1]),
+                        flow.entries[entries[-1]][1].para)
+            entries = [i for i in entries if flow.entries[i][1].para is para]
         if mark.after_deleted:
             display = display_offset(para, mark.offset)
         else:  # right after the character before it, ahead of any struck-through text
