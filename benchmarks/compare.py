@@ -6,8 +6,11 @@ Run from the project root::
     python benchmarks/compare.py                 # timings, then LibreOffice opens each of our outputs
     python benchmarks/compare.py --no-libreoffice
 
-Pairs: every corpus file with tracked changes (base = all rejected, revised = all accepted) plus two
-contract pairs built here by editing real contracts. Each tool runs as its own process per pair
+Pairs: every corpus file with tracked changes (base = all rejected, revised = all accepted), three
+pairs built here by editing real documents (two contracts and the 78-page wgig report, 12 to 24
+edits), and the long pair: the NVCA contract's body repeated --long times (benchmarks/longdoc.py,
+about 52 pages a copy: 17 copies are about 870 pages) against a copy with 20 edits, run once
+(acceptance, issue 15: under 20 s, with progress on stderr). Each tool runs as its own process per pair
 (`python -m folio_desktop compare OLD NEW -o OUT` and a python-redlines `run_redline` call), three
 times; the median is reported, with the ratio python-redlines / ours (> 1 means we are faster).
 The LibreOffice step converts each of our outputs with `soffice --headless --convert-to pdf` and
@@ -55,9 +58,9 @@ def _resolved(data: bytes, accept: bool) -> bytes:
     return rev.to_bytes()
 
 
-def _edited_contract(path: Path, edits: int) -> tuple[bytes, bytes]:
-    """(base, revised): the contract, and the contract with words replaced, clauses removed and added."""
-    base = _resolved(path.read_bytes(), True)
+def _edited_contract(data: bytes, edits: int) -> tuple[bytes, bytes]:
+    """(base, revised): the document, and the document with words replaced, clauses removed and added."""
+    base = _resolved(data, True)
     rev = DocxReviewer.from_bytes(base)
     blocks = [b for b in rev.snapshot().blocks if len(b.text.split()) >= 6 and not b.table]
     ops = []
@@ -87,13 +90,24 @@ def pairs(work: Path) -> list[tuple[str, Path, Path]]:
         new.write_bytes(_resolved(data, True))
         out.append((path.stem, old, new))
     for name, edits in (("contract_nvca_stock_purchase_agreement_27p", 24),
-                        ("contract_commonpaper_pilot_agreement", 12)):
-        base, revised = _edited_contract(CORPUS / f"{name}.docx", edits)
+                        ("contract_commonpaper_pilot_agreement", 12), ("wgig_background_report_78p_footnotes", 20)):
+        base, revised = _edited_contract((CORPUS / f"{name}.docx").read_bytes(), edits)
         old, new = work / f"{name}.edited.base.docx", work / f"{name}.edited.revised.docx"
         old.write_bytes(base)
         new.write_bytes(revised)
         out.append((f"{name} (edited)", old, new))
     return out
+
+
+def long_pair(work: Path, copies: int) -> tuple[str, Path, Path]:
+    from longdoc import build_long_nvca
+
+    base, revised = _edited_contract(build_long_nvca(copies), 20)
+    old, new = work / f"nvca_x{copies}.base.docx", work / f"nvca_x{copies}.revised.docx"
+    old.write_bytes(base)
+    new.write_bytes(revised)
+    pages = round(copies * 51.5)
+    return f"nvca x{copies} (~{pages} pages, 20 edits; once)", old, new
 
 
 def _time(cmd: list[str], env: dict) -> tuple[float, str | None]:
@@ -145,6 +159,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-libreoffice", action="store_true", help="skip the LibreOffice open check")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--long", type=int, default=17, metavar="COPIES",
+                        help="copies of the NVCA body in the long pair (0: no long pair)")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     other = _python_redlines_available()
@@ -152,16 +168,18 @@ def main() -> int:
         print(f"python-redlines cannot run here ({other}); only our timings are measured.")
     with tempfile.TemporaryDirectory(prefix="folio-compare-bench-") as tmp:
         work = Path(tmp)
-        cases = pairs(work)
+        cases = [(name, old, new, args.runs) for name, old, new in pairs(work)]
+        if args.long:
+            cases.append((*long_pair(work, args.long), 1))
         print(f"{'pair':58} {'ours s':>8} {'py-redlines s':>14} {'ratio':>7}")
         ours_all, theirs_all, outputs = [], [], []
-        for name, old, new in cases:
+        for name, old, new, runs in cases:
             out = work / f"{old.stem}.folio.docx"
             ours, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o", str(out)],
-                                env, args.runs)
+                                env, runs)
             theirs, their_err = (None, "not run") if other else _median(
                 [sys.executable, "-c", PY_REDLINES, str(old), str(new), str(work / f"{old.stem}.pyr.docx")],
-                env, args.runs)
+                env, runs)
             if ours is not None:
                 ours_all.append(ours)
                 outputs.append(out)

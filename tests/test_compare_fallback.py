@@ -133,3 +133,35 @@ def test_the_summary_names_the_fallback(tmp_path, capsys):
                         "redline failed its check (accepting every change did not give the later text).")
     assert lines[2].startswith("Version diff:")
     assert resolved_texts(out.read_bytes(), True) == story_texts(DocxReviewer.open(new))
+
+
+# -- cost: notes renumbered by an edit elsewhere are not changes ------------------------------------------
+
+def _noted(text: str, note_id: int) -> str:
+    return (f'<w:p><w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
+            f'<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="{note_id}"/></w:r></w:p>')
+
+
+def _notes(*ids: int) -> str:
+    return ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+            '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p>'
+            '</w:footnote>' + "".join(f'<w:footnote w:id="{n}"><w:p><w:r><w:t>Note {n}.</w:t></w:r></w:p></w:footnote>'
+                                      for n in ids))
+
+
+def test_a_paragraph_whose_note_is_only_renumbered_is_unchanged():
+    """Deleting the first noted clause renumbers every later note marker ([^2] reads [^1]): those
+    paragraphs are not modified, so a long document with a few edits is not rewritten note by note."""
+    from folio_desktop.agents.compare import compare_docx_versions
+
+    base = build_docx(_noted("First clause.", 1) + _noted("Second clause.", 2) + _noted("Third clause.", 3)
+                      + p("End."), footnotes=_notes(1, 2, 3))
+    revised = build_docx(_noted("Second clause.", 2) + _noted("Third clause.", 3) + p("End."),
+                         footnotes=_notes(1, 2, 3))
+    assert story_texts(DocxReviewer.from_bytes(revised))["main"][:2] == ["Second clause.[^1]", "Third clause.[^2]"]
+    counts = compare_docx_versions(base, revised)["summaryCounts"]
+    assert (counts["deleted"], counts["modified"]) == (1, 0)
+    result = generate_redline_docx(base, revised)
+    assert [a["type"] for a in result["applied"]] == ["deleteBlock"]
+    assert resolved_texts(result["buffer"], True)["main"] == story_texts(DocxReviewer.from_bytes(revised))["main"]
+    assert resolved_texts(result["buffer"], False)["main"] == story_texts(DocxReviewer.from_bytes(base))["main"]

@@ -33,7 +33,16 @@ from folio_desktop.docx.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_O
 from folio_desktop.docx.textkit import deterministic_para_id, index_to_utf16, text_hash
 
 from . import privacy as privacy_mod
-from .compare import Budget, align, format_segments, open_view, story_blocks
+from .compare import (
+    Budget,
+    align,
+    format_segments,
+    open_view,
+    same_markup,
+    same_text,
+    story_blocks,
+    styles_alike,
+)
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR, T_TC = (_W + t for t in ("p", "r", "t", "tbl", "tr", "tc"))
@@ -181,7 +190,7 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
                     last[c] = child
             if kind == "pair":
                 r = plan.rev_blocks[ri]
-                if b.text == r.text:
+                if same_text(b, r):  # (notes renumbered only: accepting renumbers them too)
                     plan.pairs.append((b, r))
                 elif _has_notes(b) or _has_notes(r):  # a word diff cannot move or renumber note references
                     plan.rewrites.append((b, r))
@@ -291,7 +300,7 @@ def _plan_coarse(plan: _StoryPlan, base_root, rev_root, scope: str) -> None:
     if scope == "regions":
         same: dict = {}
         for kind, bi, ri in plan.entries:
-            if kind == "pair" and plan.base_blocks[bi].text == plan.rev_blocks[ri].text:
+            if kind == "pair" and same_text(plan.base_blocks[bi], plan.rev_blocks[ri]):
                 key = (b_of[bi], r_of[ri])
                 same[key] = same.get(key, 0) + 1
         anchors = sorted((u, v) for (u, v), n in same.items() if n == b_size[u] == r_size[v])
@@ -764,6 +773,8 @@ class _Redline:
         self.applied: list[dict] = []
         self.skipped: list[dict] = []
         self.current: str | None = None  # the story being written, to name it when the writer fails
+        self._cursor: list[int] | None = None  # last revision id written (see _stamp)
+        self.styles_alike = styles_alike(base_rev, rev_rev)  # before the copy-in imports any style
         base_keys = {s.key for s in self.base.stories()}
         self.importer = _Importer(self.base, self.rev, policy, {k for k in base_keys if k.split(":")[0] in
                                                                 ("footnote", "endnote")})
@@ -775,8 +786,12 @@ class _Redline:
         return op
 
     def _stamp(self) -> Stamp:
-        roots = _story_roots(self.base)
-        return Stamp(self.author, self.date, [max_revision_id(roots)])
+        """Marks numbered after every revision id in the document. The cursor is shared by the
+        copy-in writers and found again only after the operation engine wrote marks of its own (a
+        scan of every story per story would make many-note documents quadratic)."""
+        if self._cursor is None:
+            self._cursor = [max_revision_id(_story_roots(self.base))]
+        return Stamp(self.author, self.date, self._cursor)
 
     def _record(self, op: dict, revision_ids=None) -> None:
         entry = {"id": op["id"], "type": op["type"]}
@@ -829,6 +844,8 @@ class _Redline:
         self.base.invalidate()
 
     def _copy_in(self, plan: _StoryPlan) -> None:
+        if not plan.copies and not plan.moves_from:
+            return
         stamp = self._stamp()
         src, dst = plan.rev_story.part, plan.base_story.part
         for job in plan.copies:
@@ -855,6 +872,8 @@ class _Redline:
         self.base.invalidate()
 
     def _edit(self, plan: _StoryPlan) -> None:
+        if not plan.deletes and not plan.replaces and not plan.rewrites:
+            return
         snap = self.base.snapshot_story(plan.base_story)
         by_element = snap.block_of_paragraph
         deleting = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"}
@@ -931,6 +950,8 @@ class _Redline:
         self.base.invalidate()
 
     def _collect(self, result: dict, batch: list[dict]) -> None:
+        if result["applied"]:
+            self._cursor = None  # the engine numbered marks past it
         types = {op["id"]: op["type"] for op in batch}
         for entry in result["applied"]:
             self.applied.append({"id": entry["id"], "type": types[entry["id"]],
@@ -940,9 +961,13 @@ class _Redline:
                                  **({"message": entry["message"]} if entry.get("message") else {})})
 
     def _format(self, plan: _StoryPlan) -> None:
+        # paragraphs kept as they were, with the same markup on both sides, cannot differ in format
+        todo = plan.replaces + [(b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
+        if not todo:
+            return
         snap = self.base.snapshot_story(plan.base_story)
         ops = []
-        for b, r in plan.pairs + plan.replaces:
+        for b, r in todo:
             now = snap.block(b.id)
             if now is None or now.text != r.text:
                 continue
@@ -956,12 +981,11 @@ class _Redline:
     def _one_date(self) -> None:
         """Every revision of the redline carries the same timestamp (batches may straddle a second)."""
         tags = REVISION_TAGS + tuple(_W + t for t in ("moveFromRangeStart", "moveToRangeStart"))
-        for story in self.base.stories():
-            root = self.base.package.xml(story.part)
-            for el in root.iter(*tags):
+        for part in dict.fromkeys(story.part for story in self.base.stories()):  # notes share one part
+            for el in self.base.package.xml(part).iter(*tags):
                 if el.get(_W + "date") not in (None, self.date):
                     el.set(_W + "date", self.date)
-                    self.base.package.mark_dirty(story.part)
+                    self.base.package.mark_dirty(part)
 
 
 def _is_inserted(p: etree._Element) -> bool:
