@@ -15,6 +15,12 @@ Table structure the writer cannot express row by row (new or removed cells, rows
 tables) falls back to deleting the base table and inserting the revised one. Finally every revision
 gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
 document, story by story and block by block. An unverified buffer is never returned.
+
+A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
+fresh copy of the base with that story coarser, first per region (every paragraph, table or content
+control at the story's top level that holds a difference is deleted whole and the revised ones are
+inserted whole; the rest stays as it is), then, if that still fails, the whole story replaced.
+result["fallbacks"] names each such story, the scope, the reason and how many blocks it covers.
 """
 
 from __future__ import annotations
@@ -1158,7 +1164,12 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
                                                              scopes, reasons)
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
-            failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+            if writer.applied or writer.skipped:
+                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+            else:  # nothing written: the buffer is the (resolved) base, so both checks read base_texts
+                failing = {k if k in base_texts else None: "accepting every change did not give the later text"
+                           for k in set(base_texts) | set(rev_texts)
+                           if k not in skip and base_texts.get(k) != rev_texts.get(k)}
         if not failing:
             break
         if not _escalate(scopes, reasons, failing, plans):
