@@ -12,7 +12,8 @@ edits), and the long pair: the NVCA contract's body repeated --long times (bench
 about 52 pages a copy: 17 copies are about 870 pages) against a copy with 20 edits, run once
 (acceptance, issue 15: under 20 s, with progress on stderr). Each tool runs as its own process per pair
 (`python -m folio_desktop compare OLD NEW -o OUT` and a python-redlines `run_redline` call), three
-times; the median is reported, with the ratio python-redlines / ours (> 1 means we are faster).
+times; the median is reported (wall time, and our CPU time, which is what a loaded machine does not
+inflate), with the ratio python-redlines / ours (> 1 means we are faster).
 The LibreOffice step converts each of our outputs with `soffice --headless --convert-to pdf` and
 reports whether it opened; it is a separate step because it is slow and needs LibreOffice.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -110,22 +112,28 @@ def long_pair(work: Path, copies: int) -> tuple[str, Path, Path]:
     return f"nvca x{copies} (~{pages} pages, 20 edits; once)", old, new
 
 
-def _time(cmd: list[str], env: dict) -> tuple[float, str | None]:
+def _time(cmd: list[str], env: dict) -> tuple[float, float, str | None]:
+    """Wall time and CPU time (the child's user + system: on a loaded machine wall time overstates
+    what the command costs) of one run, and its last error line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     error = None if proc.returncode == 0 else (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
-    return elapsed, error
+    return elapsed, cpu, error
 
 
-def _median(cmd, env, runs=3) -> tuple[float | None, str | None]:
-    times = []
+def _median(cmd, env, runs=3) -> tuple[float | None, float | None, str | None]:
+    times, cpus = [], []
     for _ in range(runs):
-        elapsed, error = _time(cmd, env)
+        elapsed, cpu, error = _time(cmd, env)
         if error:
-            return None, error
+            return None, None, error
         times.append(elapsed)
-    return statistics.median(times), None
+        cpus.append(cpu)
+    return statistics.median(times), statistics.median(cpus), None
 
 
 def _python_redlines_available() -> str | None:
@@ -171,13 +179,13 @@ def main() -> int:
         cases = [(name, old, new, args.runs) for name, old, new in pairs(work)]
         if args.long:
             cases.append((*long_pair(work, args.long), 1))
-        print(f"{'pair':58} {'ours s':>8} {'py-redlines s':>14} {'ratio':>7}")
+        print(f"{'pair':58} {'ours s':>8} {'ours cpu s':>10} {'py-redlines s':>14} {'ratio':>7}")
         ours_all, theirs_all, outputs = [], [], []
         for name, old, new, runs in cases:
             out = work / f"{old.stem}.folio.docx"
-            ours, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o", str(out)],
-                                env, runs)
-            theirs, their_err = (None, "not run") if other else _median(
+            ours, ours_cpu, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o",
+                                           str(out)], env, runs)
+            theirs, _, their_err = (None, None, "not run") if other else _median(
                 [sys.executable, "-c", PY_REDLINES, str(old), str(new), str(work / f"{old.stem}.pyr.docx")],
                 env, runs)
             if ours is not None:
@@ -186,10 +194,11 @@ def main() -> int:
             if theirs is not None:
                 theirs_all.append(theirs)
             ratio = f"{theirs / ours:6.2f}x" if ours and theirs else "   n/a"
-            print(f"{name[:58]:58} {ours if ours is not None else float('nan'):8.3f} "
-                  f"{theirs if theirs is not None else float('nan'):14.3f} {ratio:>7}"
-                  + (f"  ours failed: {err}" if err else "") + (f"  py-redlines: {their_err}" if their_err and
-                                                                 not other else ""))
+            nan = float("nan")
+            print(f"{name[:58]:58} {ours if ours is not None else nan:8.3f} "
+                  f"{ours_cpu if ours_cpu is not None else nan:10.3f} {theirs if theirs is not None else nan:14.3f} "
+                  f"{ratio:>7}" + (f"  ours failed: {err}" if err else "")
+                  + (f"  py-redlines: {their_err}" if their_err and not other else ""))
         if ours_all:
             line = f"median pair: ours {statistics.median(ours_all):.3f} s"
             if theirs_all:
