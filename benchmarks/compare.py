@@ -6,10 +6,14 @@ Run from the project root::
     python benchmarks/compare.py                 # timings, then LibreOffice opens each of our outputs
     python benchmarks/compare.py --no-libreoffice
 
-Pairs: every corpus file with tracked changes (base = all rejected, revised = all accepted) plus two
-contract pairs built here by editing real contracts. Each tool runs as its own process per pair
+Pairs: every corpus file with tracked changes (base = all rejected, revised = all accepted), three
+pairs built here by editing real documents (two contracts and the 78-page wgig report, 12 to 24
+edits), and the long pair: the NVCA contract's body repeated --long times (benchmarks/longdoc.py,
+about 52 pages a copy: 17 copies are about 870 pages) against a copy with 20 edits, run once
+(acceptance, issue 15: under 20 s, with progress on stderr). Each tool runs as its own process per pair
 (`python -m folio_desktop compare OLD NEW -o OUT` and a python-redlines `run_redline` call), three
-times; the median is reported, with the ratio python-redlines / ours (> 1 means we are faster).
+times; the median is reported (wall time, and our CPU time, which is what a loaded machine does not
+inflate), with the ratio python-redlines / ours (> 1 means we are faster).
 The LibreOffice step converts each of our outputs with `soffice --headless --convert-to pdf` and
 reports whether it opened; it is a separate step because it is slow and needs LibreOffice.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -55,9 +60,9 @@ def _resolved(data: bytes, accept: bool) -> bytes:
     return rev.to_bytes()
 
 
-def _edited_contract(path: Path, edits: int) -> tuple[bytes, bytes]:
-    """(base, revised): the contract, and the contract with words replaced, clauses removed and added."""
-    base = _resolved(path.read_bytes(), True)
+def _edited_contract(data: bytes, edits: int) -> tuple[bytes, bytes]:
+    """(base, revised): the document, and the document with words replaced, clauses removed and added."""
+    base = _resolved(data, True)
     rev = DocxReviewer.from_bytes(base)
     blocks = [b for b in rev.snapshot().blocks if len(b.text.split()) >= 6 and not b.table]
     ops = []
@@ -87,8 +92,8 @@ def pairs(work: Path) -> list[tuple[str, Path, Path]]:
         new.write_bytes(_resolved(data, True))
         out.append((path.stem, old, new))
     for name, edits in (("contract_nvca_stock_purchase_agreement_27p", 24),
-                        ("contract_commonpaper_pilot_agreement", 12)):
-        base, revised = _edited_contract(CORPUS / f"{name}.docx", edits)
+                        ("contract_commonpaper_pilot_agreement", 12), ("wgig_background_report_78p_footnotes", 20)):
+        base, revised = _edited_contract((CORPUS / f"{name}.docx").read_bytes(), edits)
         old, new = work / f"{name}.edited.base.docx", work / f"{name}.edited.revised.docx"
         old.write_bytes(base)
         new.write_bytes(revised)
@@ -96,22 +101,39 @@ def pairs(work: Path) -> list[tuple[str, Path, Path]]:
     return out
 
 
-def _time(cmd: list[str], env: dict) -> tuple[float, str | None]:
+def long_pair(work: Path, copies: int) -> tuple[str, Path, Path]:
+    from longdoc import build_long_nvca
+
+    base, revised = _edited_contract(build_long_nvca(copies), 20)
+    old, new = work / f"nvca_x{copies}.base.docx", work / f"nvca_x{copies}.revised.docx"
+    old.write_bytes(base)
+    new.write_bytes(revised)
+    pages = round(copies * 51.5)
+    return f"nvca x{copies} (~{pages} pages, 20 edits; once)", old, new
+
+
+def _time(cmd: list[str], env: dict) -> tuple[float, float, str | None]:
+    """Wall time and CPU time (the child's user + system: on a loaded machine wall time overstates
+    what the command costs) of one run, and its last error line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     error = None if proc.returncode == 0 else (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
-    return elapsed, error
+    return elapsed, cpu, error
 
 
-def _median(cmd, env, runs=3) -> tuple[float | None, str | None]:
-    times = []
+def _median(cmd, env, runs=3) -> tuple[float | None, float | None, str | None]:
+    times, cpus = [], []
     for _ in range(runs):
-        elapsed, error = _time(cmd, env)
+        elapsed, cpu, error = _time(cmd, env)
         if error:
-            return None, error
+            return None, None, error
         times.append(elapsed)
-    return statistics.median(times), None
+        cpus.append(cpu)
+    return statistics.median(times), statistics.median(cpus), None
 
 
 def _python_redlines_available() -> str | None:
@@ -145,6 +167,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-libreoffice", action="store_true", help="skip the LibreOffice open check")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--long", type=int, default=17, metavar="COPIES",
+                        help="copies of the NVCA body in the long pair (0: no long pair)")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     other = _python_redlines_available()
@@ -152,26 +176,29 @@ def main() -> int:
         print(f"python-redlines cannot run here ({other}); only our timings are measured.")
     with tempfile.TemporaryDirectory(prefix="folio-compare-bench-") as tmp:
         work = Path(tmp)
-        cases = pairs(work)
-        print(f"{'pair':58} {'ours s':>8} {'py-redlines s':>14} {'ratio':>7}")
+        cases = [(name, old, new, args.runs) for name, old, new in pairs(work)]
+        if args.long:
+            cases.append((*long_pair(work, args.long), 1))
+        print(f"{'pair':58} {'ours s':>8} {'ours cpu s':>10} {'py-redlines s':>14} {'ratio':>7}")
         ours_all, theirs_all, outputs = [], [], []
-        for name, old, new in cases:
+        for name, old, new, runs in cases:
             out = work / f"{old.stem}.folio.docx"
-            ours, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o", str(out)],
-                                env, args.runs)
-            theirs, their_err = (None, "not run") if other else _median(
+            ours, ours_cpu, err = _median([sys.executable, "-m", "folio_desktop", "compare", str(old), str(new), "-o",
+                                           str(out)], env, runs)
+            theirs, _, their_err = (None, None, "not run") if other else _median(
                 [sys.executable, "-c", PY_REDLINES, str(old), str(new), str(work / f"{old.stem}.pyr.docx")],
-                env, args.runs)
+                env, runs)
             if ours is not None:
                 ours_all.append(ours)
                 outputs.append(out)
             if theirs is not None:
                 theirs_all.append(theirs)
             ratio = f"{theirs / ours:6.2f}x" if ours and theirs else "   n/a"
-            print(f"{name[:58]:58} {ours if ours is not None else float('nan'):8.3f} "
-                  f"{theirs if theirs is not None else float('nan'):14.3f} {ratio:>7}"
-                  + (f"  ours failed: {err}" if err else "") + (f"  py-redlines: {their_err}" if their_err and
-                                                                 not other else ""))
+            nan = float("nan")
+            print(f"{name[:58]:58} {ours if ours is not None else nan:8.3f} "
+                  f"{ours_cpu if ours_cpu is not None else nan:10.3f} {theirs if theirs is not None else nan:14.3f} "
+                  f"{ratio:>7}" + (f"  ours failed: {err}" if err else "")
+                  + (f"  py-redlines: {their_err}" if their_err and not other else ""))
         if ours_all:
             line = f"median pair: ours {statistics.median(ours_all):.3f} s"
             if theirs_all:

@@ -9,12 +9,16 @@ same text become moves. The alignment is shared with the redline writer (redline
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_left
 from dataclasses import dataclass
+
+from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing import REVISION_TAGS
 from folio_desktop.docx.errors import DocxError
+from folio_desktop.docx.ooxml import W_NS
 from folio_desktop.docx.worddiff import diff_words
 
 from . import privacy as privacy_mod
@@ -26,6 +30,9 @@ LCS_CELL_BUDGET = 4_000_000  # per comparison, shared by every story
 MOVE_CANDIDATES = 10_000  # deleted blocks remembered per text for move pairing
 MOVE_MIN_WORDS = 3
 _FALLBACK_PREFIXES = ("seq-", "blank-")
+_NOTE_MARK = re.compile(r"\[\^(e?)\d+\]")
+_NOTE_REFS = (f"{{{W_NS}}}footnoteReference", f"{{{W_NS}}}endnoteReference")
+_W_ID = f"{{{W_NS}}}id"
 
 
 class InvalidVersionComparisonOptionsError(ValueError):
@@ -90,6 +97,28 @@ def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out[::-1]
 
 
+def match_text(block) -> str:
+    """The text two blocks are compared by: the block text with each note marker ([^3], [^e1]) naming
+    the note it refers to instead of its number, so a paragraph whose notes were only renumbered
+    (a note earlier in the document came or went) reads the same; accepting renumbers them anyway."""
+    text = block.text
+    if "[^" not in text or block.element is None or not block.structural_boundaries:
+        return text
+    refs = [(ref.tag == _NOTE_REFS[1], ref.get(_W_ID)) for ref in block.element.iter(*_NOTE_REFS)]
+    marks = list(_NOTE_MARK.finditer(text))
+    if len(refs) != len(marks) or any(bool(m.group(1)) != end for m, (end, _) in zip(marks, refs)):
+        return text  # hidden references or literal "[^n]" text: compare as written
+    out, at = [], 0
+    for m, (end, nid) in zip(marks, refs):
+        out += [text[at:m.start()], f"[^{'e' if end else ''}#{nid}]"]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def same_text(a, b) -> bool:
+    return a.text == b.text or ("[^" in a.text and "[^" in b.text and match_text(a) == match_text(b))
+
+
 def lcs_pairs(a: list, b: list) -> list[tuple[int, int]]:
     """Index pairs of one longest common subsequence (Hunt-Szymanski: fast when matches are rare)."""
     where: dict = {}
@@ -127,7 +156,7 @@ def align(base: list, revised: list, budget: Budget) -> list[tuple]:
     cells = len(left_b) * len(left_r)
     if left_b and left_r and cells <= budget.cells:
         budget.cells -= cells
-        found = lcs_pairs([base[i].text for i in left_b], [revised[j].text for j in left_r])
+        found = lcs_pairs([match_text(base[i]) for i in left_b], [match_text(revised[j]) for j in left_r])
         anchors = _lis(anchors + [(left_b[x], left_r[y]) for x, y in found])
     entries: list[tuple] = []
     prev_b = prev_r = -1
@@ -186,6 +215,21 @@ def _value(run: dict, prop: str):
     return run.get(prop)
 
 
+def styles_alike(base: DocxReviewer, revised: DocxReviewer) -> bool:
+    """Both documents define their styles identically, so equal paragraph markup formats equally."""
+    def markup(rev):
+        part = rev.document.related_part("styles")
+        return etree.tostring(rev.document.package.xml(part)) if part else b""
+    return markup(base) == markup(revised)
+
+
+def same_markup(base_block, revised_block) -> bool:
+    """The two paragraphs are the same XML (runs and properties): no formatting can differ, when the
+    styles are alike; a cheap test that spares reading every unchanged paragraph's run formatting."""
+    a, b = base_block.element, revised_block.element
+    return a is not None and b is not None and etree.tostring(a) == etree.tostring(b)
+
+
 def changed_properties(base_block, revised_block) -> list[str]:
     seen = {p for _, _, delta in format_segments(base_block, revised_block) for p in delta}
     return [p for p in FORMAT_PROPERTIES if p in seen]
@@ -199,7 +243,8 @@ def _counts(changes: list[dict], unchanged: int) -> dict:
             "formatChanged": kinds.count("formatChanged"), "moved": kinds.count("movedTo"), "unchanged": unchanged}
 
 
-def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget) -> tuple[list[dict], int]:
+def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
+                alike: bool = False) -> tuple[list[dict], int]:
     bh = base_story.handle() if base_story else None
     rh = rev_story.handle() if rev_story else None
     changes: list[dict] = []
@@ -219,12 +264,12 @@ def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget) 
             continue
         b = base_blocks[bi]
         handles = {"baseHandle": {"story": bh, "blockId": b.id}, "revisedHandle": {"story": rh, "blockId": r.id}}
-        if b.text != r.text:
+        if not same_text(b, r):
             if "text" in scopes:
                 segments = [{"type": op, "text": t} for op, t in diff_words(b.text, r.text)]
                 changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
             continue
-        props = changed_properties(b, r) if "formatting" in scopes else []
+        props = changed_properties(b, r) if "formatting" in scopes and not (alike and same_markup(b, r)) else []
         if props:
             changes.append({"type": "formatChanged", "blockId": r.id, "kind": r.kind, "text": r.text,
                             "changedProperties": props, **handles})
@@ -279,6 +324,7 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     scopes = check_scopes(include)
     transforms = privacy_mod.normalize_transforms(privacy)
     budget = Budget()
+    alike = "formatting" in scopes and styles_alike(base, revised)
     base_stories, rev_stories = story_blocks(base), story_blocks(revised)
     keys = list(base_stories) + [k for k in rev_stories if k not in base_stories]
     group = [1]
@@ -287,7 +333,7 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     for key in keys:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
-        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget)
+        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike)
         detect_moves(changes, group)
         unchanged_total += unchanged
         stories.append({"baseStory": b_story.handle() if b_story else None,

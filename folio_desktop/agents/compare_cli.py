@@ -84,10 +84,36 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
     skipped, unprocessed = len(result["skipped"]), len(result["unprocessedStories"])
     if skipped or unprocessed:
         line += f"; {skipped} edit(s) skipped, {unprocessed} story part(s) left as in OLD"
+    if result["fallbacks"]:
+        line += f"; {len(result['fallbacks'])} story part(s) redlined as whole paragraphs and tables"
     print(line + ".", file=out)
     if args.summary:
+        for fallback in result["fallbacks"]:
+            print(describe_fallback(fallback), file=out)
         print(format_version_diff_for_llm(diff), file=out)
     return 0
+
+
+def story_name(key: str) -> str:
+    """'main' -> 'the main text', 'footnote:3' -> 'footnote 3', 'header:rId7' -> 'the header (rId7)'."""
+    kind, _, ref = key.partition(":")
+    if kind == "main":
+        return "the main text"
+    if kind in ("footnote", "endnote"):
+        return f"{kind} {ref}"
+    return f"the {kind} ({ref})" if ref else f"the {kind}"
+
+
+def describe_fallback(fallback: dict) -> str:
+    """One plain sentence: where the redline is coarser than word by word, how much, and why."""
+    where = story_name(fallback["story"])
+    if fallback["scope"] == "story":
+        what = f"In {where} every paragraph and table is shown deleted and re-inserted whole"
+    else:
+        n, blocks = fallback["regions"], fallback["blocks"]
+        what = (f"In {where}, {n} changed region{'s' if n != 1 else ''} ({blocks} paragraph{'s' if blocks != 1 else ''}"
+                " and table cells) are shown as whole paragraphs and tables deleted and inserted")
+    return f"Note: {what}, not word by word: the word-level redline failed its check ({fallback['reason']})."
 
 
 def main() -> int:

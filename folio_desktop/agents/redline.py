@@ -15,6 +15,12 @@ Table structure the writer cannot express row by row (new or removed cells, rows
 tables) falls back to deleting the base table and inserting the revised one. Finally every revision
 gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
 document, story by story and block by block. An unverified buffer is never returned.
+
+A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
+fresh copy of the base with that story coarser, first per region (every paragraph, table or content
+control at the story's top level that holds a difference is deleted whole and the revised ones are
+inserted whole; the rest stays as it is), then, if that still fails, the whole story replaced.
+result["fallbacks"] names each such story, the scope, the reason and how many blocks it covers.
 """
 
 from __future__ import annotations
@@ -33,7 +39,16 @@ from folio_desktop.docx.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_O
 from folio_desktop.docx.textkit import deterministic_para_id, index_to_utf16, text_hash
 
 from . import privacy as privacy_mod
-from .compare import Budget, align, format_segments, open_view, story_blocks
+from .compare import (
+    Budget,
+    align,
+    format_segments,
+    open_view,
+    same_markup,
+    same_text,
+    story_blocks,
+    styles_alike,
+)
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR, T_TC = (_W + t for t in ("p", "r", "t", "tbl", "tr", "tc"))
@@ -98,6 +113,10 @@ class _StoryPlan:
     replaces: list = field(default_factory=list)  # (base block, revised block)
     pairs: list = field(default_factory=list)  # (base block, revised block) kept for the format pass
     rewrites: list = field(default_factory=list)  # pairs replaced by deletion + copy (note references)
+    coarse: str | None = None  # "regions" | "story": written whole by _plan_coarse instead (the fallback)
+    removed: list = field(default_factory=list)  # coarse: base units deleted whole
+    regions: int = 0  # coarse: differing regions rewritten
+    blocks: int = 0  # coarse: base + revised blocks inside them
 
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
@@ -177,7 +196,7 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
                     last[c] = child
             if kind == "pair":
                 r = plan.rev_blocks[ri]
-                if b.text == r.text:
+                if same_text(b, r):  # (notes renumbered only: accepting renumbers them too)
                     plan.pairs.append((b, r))
                 elif _has_notes(b) or _has_notes(r):  # a word diff cannot move or renumber note references
                     plan.rewrites.append((b, r))
@@ -245,6 +264,83 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
             plan.moves_from.append((b, group[0]))
             job.move = group[0]
             group[0] += 1
+
+
+# -- the fallback: whole paragraphs and tables ------------------------------------------------------------
+
+def _units(blocks, root) -> tuple[list, list[int], bool]:
+    """The story root's children that hold the blocks (a paragraph, a table, a content control), each
+    block's unit index, and whether the blocks come in the document order of their units."""
+    units: list = []
+    index: dict = {}
+    of: list[int] = []
+    ordered = True
+    for b in blocks:
+        unit = _child_of(root, b.element)
+        if unit not in index:
+            index[unit] = len(units)
+            units.append(unit)
+        ordered = ordered and (not of or index[unit] >= of[-1])
+        of.append(index[unit])
+    return units, of, ordered
+
+
+def _plan_coarse(plan: _StoryPlan, base_root, rev_root, scope: str) -> None:
+    """A redline that is right by construction: units (children of the story root) whose blocks all
+    pair, with the same text, with all the blocks of one unit on the other side stay; every other base
+    unit is deleted whole and every other revised unit copied in whole after it ("regions"). With
+    scope "story" nothing stays."""
+    plan.copies, plan.deletes, plan.replaces, plan.pairs, plan.moves_from, plan.rewrites = [], [], [], [], [], []
+    plan.removed, plan.regions, plan.blocks = [], 0, 0
+    b_units, b_of, b_ordered = _units(plan.base_blocks, base_root)
+    r_units, r_of, r_ordered = _units(plan.rev_blocks, rev_root)
+    if not (b_ordered and r_ordered):
+        scope = "story"
+    plan.coarse = scope
+    b_size, r_size = [0] * len(b_units), [0] * len(r_units)
+    for u in b_of:
+        b_size[u] += 1
+    for v in r_of:
+        r_size[v] += 1
+    anchors: list[tuple[int, int]] = []
+    if scope == "regions":
+        same: dict = {}
+        for kind, bi, ri in plan.entries:
+            if kind == "pair" and same_text(plan.base_blocks[bi], plan.rev_blocks[ri]):
+                key = (b_of[bi], r_of[ri])
+                same[key] = same.get(key, 0) + 1
+        anchors = sorted((u, v) for (u, v), n in same.items() if n == b_size[u] == r_size[v])
+    prev_u = prev_v = -1
+    for u, v in anchors + [(len(b_units), len(r_units))]:
+        gone, added = range(prev_u + 1, u), range(prev_v + 1, v)
+        if gone or added:
+            plan.regions += 1
+            plan.blocks += sum(b_size[i] for i in gone) + sum(r_size[j] for j in added)
+        plan.removed += [b_units[i] for i in gone]
+        after = b_units[u - 1] if u > 0 else None  # the last deleted unit, else the anchor before
+        for j in added:
+            unit = r_units[j]
+            op_type = "insertTable" if unit.tag == T_TBL else "insertAfterBlock" if after is not None \
+                else "insertBeforeBlock"
+            job = _Copy(unit, base_root, after, op_type, None)
+            plan.copies.append(job)
+            after = job
+        prev_u, prev_v = u, v
+
+
+def _mark_deleted(el: etree._Element, stamp: Stamp) -> None:
+    """Everything in el becomes a tracked deletion: rows, paragraph marks, runs (a text box's anchor
+    run and the text box content with it)."""
+    for tr in el.iter(T_TR):
+        trpr = tr.find(_W + "trPr")
+        if trpr is None:
+            trpr = etree.Element(_W + "trPr")
+            prex = tr.find(_W + "tblPrEx")
+            prex.addnext(trpr) if prex is not None else tr.insert(0, trpr)
+        trpr.append(stamp.mark("del"))
+    for p in el.iter(T_P):
+        _mark_paragraph(p, stamp.mark("del"))
+    _wrap_runs(el, stamp, "del", deleted=True)
 
 
 # -- copying revised content into the base ----------------------------------------------------------------
@@ -682,6 +778,9 @@ class _Redline:
         self.ops: list[dict] = []
         self.applied: list[dict] = []
         self.skipped: list[dict] = []
+        self.current: str | None = None  # the story being written, to name it when the writer fails
+        self._cursor: list[int] | None = None  # last revision id written (see _stamp)
+        self.styles_alike = styles_alike(base_rev, rev_rev)  # before the copy-in imports any style
         base_keys = {s.key for s in self.base.stories()}
         self.importer = _Importer(self.base, self.rev, policy, {k for k in base_keys if k.split(":")[0] in
                                                                 ("footnote", "endnote")})
@@ -693,8 +792,12 @@ class _Redline:
         return op
 
     def _stamp(self) -> Stamp:
-        roots = _story_roots(self.base)
-        return Stamp(self.author, self.date, [max_revision_id(roots)])
+        """Marks numbered after every revision id in the document. The cursor is shared by the
+        copy-in writers and found again only after the operation engine wrote marks of its own (a
+        scan of every story per story would make many-note documents quadratic)."""
+        if self._cursor is None:
+            self._cursor = [max_revision_id(_story_roots(self.base))]
+        return Stamp(self.author, self.date, self._cursor)
 
     def _record(self, op: dict, revision_ids=None) -> None:
         entry = {"id": op["id"], "type": op["type"]}
@@ -710,15 +813,45 @@ class _Redline:
                 raise GenerateRedlineDocxResourceImportError(
                     "The revised document inserts content that refers to definitions it does not have ("
                     + ", ".join(missing) + "); nothing was written.")
+        fine = [plan for plan in plans if plan.coarse is None]
         for plan in plans:
-            self._copy_in(plan)
-        for plan in plans:
+            self.current = plan.key
+            self._copy_in(plan) if plan.coarse is None else self._write_coarse(plan)
+        for plan in fine:
+            self.current = plan.key
             self._edit(plan)
-        for plan in plans:
+        for plan in fine:
+            self.current = plan.key
             self._format(plan)
+        self.current = None
         self._one_date()
 
+    def _write_coarse(self, plan: _StoryPlan) -> None:
+        """The fallback plan: base units deleted whole, revised units copied in whole after them."""
+        stamp = self._stamp()
+        src, dst = plan.rev_story.part, plan.base_story.part
+        for unit in plan.removed:
+            before = stamp.cursor[0]
+            _mark_deleted(unit, stamp)
+            self._record(self._op(type="deleteTable" if unit.tag == T_TBL else "deleteBlock", story=plan.key),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        for job in plan.copies:
+            el = self.importer.prepare(job.source, src, dst)
+            before = stamp.cursor[0]
+            _mark_inserted(el, stamp)
+            _place(job, el)
+            job.element = el
+            self._record(self._op(type=job.op_type, story=plan.key), list(range(before + 1, stamp.cursor[0] + 1)))
+        for note in self.importer.pending_notes:
+            _mark_inserted(note, stamp)
+        self.importer.pending_notes = []
+        if plan.removed or plan.copies:
+            self.base.package.mark_dirty(plan.base_story.part)
+        self.base.invalidate()
+
     def _copy_in(self, plan: _StoryPlan) -> None:
+        if not plan.copies and not plan.moves_from:
+            return
         stamp = self._stamp()
         src, dst = plan.rev_story.part, plan.base_story.part
         for job in plan.copies:
@@ -745,6 +878,8 @@ class _Redline:
         self.base.invalidate()
 
     def _edit(self, plan: _StoryPlan) -> None:
+        if not plan.deletes and not plan.replaces and not plan.rewrites:
+            return
         snap = self.base.snapshot_story(plan.base_story)
         by_element = snap.block_of_paragraph
         deleting = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"}
@@ -821,6 +956,8 @@ class _Redline:
         self.base.invalidate()
 
     def _collect(self, result: dict, batch: list[dict]) -> None:
+        if result["applied"]:
+            self._cursor = None  # the engine numbered marks past it
         types = {op["id"]: op["type"] for op in batch}
         for entry in result["applied"]:
             self.applied.append({"id": entry["id"], "type": types[entry["id"]],
@@ -830,9 +967,13 @@ class _Redline:
                                  **({"message": entry["message"]} if entry.get("message") else {})})
 
     def _format(self, plan: _StoryPlan) -> None:
+        # paragraphs kept as they were, with the same markup on both sides, cannot differ in format
+        todo = plan.replaces + [(b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
+        if not todo:
+            return
         snap = self.base.snapshot_story(plan.base_story)
         ops = []
-        for b, r in plan.pairs + plan.replaces:
+        for b, r in todo:
             now = snap.block(b.id)
             if now is None or now.text != r.text:
                 continue
@@ -846,12 +987,11 @@ class _Redline:
     def _one_date(self) -> None:
         """Every revision of the redline carries the same timestamp (batches may straddle a second)."""
         tags = REVISION_TAGS + tuple(_W + t for t in ("moveFromRangeStart", "moveToRangeStart"))
-        for story in self.base.stories():
-            root = self.base.package.xml(story.part)
-            for el in root.iter(*tags):
+        for part in dict.fromkeys(story.part for story in self.base.stories()):  # notes share one part
+            for el in self.base.package.xml(part).iter(*tags):
                 if el.get(_W + "date") not in (None, self.date):
                     el.set(_W + "date", self.date)
-                    self.base.package.mark_dirty(story.part)
+                    self.base.package.mark_dirty(part)
 
 
 def _is_inserted(p: etree._Element) -> bool:
@@ -890,20 +1030,25 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
     return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
 
 
-def _verify(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> None:
+def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
+    """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
+    all the revised document. A key the base does not have (an imported note) is reported as None."""
+    out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
-    if story_texts(rejected) != base_texts:
-        raise RedlineVerificationError("Rejecting every change of the redline does not give the base document; "
-                                       "the redline was not written.")
+    got = story_texts(rejected)
+    for key in sorted(set(got) | set(base_texts)):
+        if got.get(key) != base_texts.get(key):
+            out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
     got = {k: v for k, v in story_texts(accepted).items() if k not in skip}
     want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
-    if got != want:
-        bad = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
-        raise RedlineVerificationError("Accepting every change of the redline does not give the revised document "
-                                       f"(stories {', '.join(bad)}); the redline was not written.")
+    for key in sorted(set(got) | set(want)):
+        if got.get(key) != want.get(key):
+            out.setdefault(key if key in base_texts else None,
+                           "accepting every change did not give the later text")
+    return out
 
 
 def _key(handle: dict) -> str:
@@ -931,12 +1076,12 @@ def _check_options(base_view, revised_view, undefined_references) -> None:
         raise InvalidGenerateRedlineDocxOptionsError("undefinedReferences must be keep or refuse.")
 
 
-def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str = "folio compare",
-                      privacy=None, undefined_references: str = "keep") -> dict:
-    """The redline of two opened, resolved documents; base_rev is edited in place."""
-    transforms = privacy_mod.normalize_transforms(privacy)
-    base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
-    writer = _Redline(base_rev, rev_rev, author, undefined_references)
+FALLBACK_SCOPES = ("regions", "story")  # coarser and coarser, tried in this order
+
+
+def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
+    """A plan per story pair (fine, or coarse as `scopes` says), and the stories left unprocessed.
+    A story whose tables cannot be planned row by row is planned coarse at once."""
     base_stories, rev_stories = story_blocks(base_rev), story_blocks(rev_rev)
     budget, group = Budget(), [1]
     plans, unprocessed = [], []
@@ -957,23 +1102,87 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
                                     "reason": "missing-base-story" if b_story is None else "missing-revised-story"})
             continue  # notes come and go with the references to them
         plan = _StoryPlan(key, b_story, r_story, b_blocks, r_blocks, align(b_blocks, r_blocks, budget))
-        _plan_story(plan, base_rev.document.story_container(b_story), rev_rev.document.story_container(r_story))
-        _pair_moves(plan, group)
+        base_root = base_rev.document.story_container(b_story)
+        rev_root = rev_rev.document.story_container(r_story)
+        if key in scopes:
+            _plan_coarse(plan, base_root, rev_root, scopes[key])
+        else:
+            try:
+                _plan_story(plan, base_root, rev_root)
+                _pair_moves(plan, group)
+            except RedlineVerificationError:
+                reasons.setdefault(key, "its tables could not be redlined row by row")
+                scopes[key] = FALLBACK_SCOPES[0]
+                _plan_coarse(plan, base_root, rev_root, scopes[key])
         plans.append(plan)
+    return plans, unprocessed
+
+
+def _write(base_rev, rev_rev, author, undefined_references, scopes: dict, reasons: dict):
+    """One attempt: plan, write, serialize; (buffer, writer, plans, unprocessed, failing). A writer
+    failure leaves no buffer and names the story being written (None when it is not known)."""
+    plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons)
+    writer = _Redline(base_rev, rev_rev, author, undefined_references)
     try:
         writer.run(plans)
-        buffer = base_rev.to_bytes()
-    except (GenerateRedlineDocxResourceImportError, RedlineVerificationError):
+        return base_rev.to_bytes(), writer, plans, unprocessed, {}
+    except GenerateRedlineDocxResourceImportError:
         raise
     except Exception as exc:  # noqa: BLE001 - an engine failure halfway must never yield a buffer
-        raise RedlineVerificationError(
-            f"The redline could not be written ({type(exc).__name__}: {exc}); nothing was returned.") from exc
-    skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
-    _verify(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+        return None, writer, plans, unprocessed, {writer.current: f"the writer failed ({type(exc).__name__}: {exc})"}
+
+
+def _escalate(scopes: dict, reasons: dict, failing: dict, plans: list) -> bool:
+    """Make the failing stories (every story when the failure is not tied to one) one step coarser;
+    False when a failing story is already written whole, or nothing is left to make coarser."""
+    keys = [p.key for p in plans] if None in failing else list(failing)
+    changed = False
+    for key in keys:
+        now = scopes.get(key)
+        if now == FALLBACK_SCOPES[-1]:
+            if key in failing:
+                return False
+            continue
+        scopes[key] = FALLBACK_SCOPES[0] if now is None else FALLBACK_SCOPES[FALLBACK_SCOPES.index(now) + 1]
+        reasons.setdefault(key, failing.get(key) or failing[None])
+        changed = True
+    return changed
+
+
+def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str = "folio compare",
+                      privacy=None, undefined_references: str = "keep") -> dict:
+    """The redline of two opened, resolved documents. base_rev is edited in place; when a story has
+    to be redone coarser (result["fallbacks"]) the redline is rebuilt on a fresh copy of the base, so
+    read the redline from result["buffer"]."""
+    transforms = privacy_mod.normalize_transforms(privacy)
+    base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
+    pristine = base_rev.to_bytes()
+    scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
+    reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
+    while True:
+        buffer, writer, plans, unprocessed, failing = _write(base_rev, rev_rev, author, undefined_references,
+                                                             scopes, reasons)
+        if buffer is not None:
+            skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
+            if writer.applied or writer.skipped:
+                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+            else:  # nothing written: the buffer is the (resolved) base, so both checks read base_texts
+                failing = {k if k in base_texts else None: "accepting every change did not give the later text"
+                           for k in set(base_texts) | set(rev_texts)
+                           if k not in skip and base_texts.get(k) != rev_texts.get(k)}
+        if not failing:
+            break
+        if not _escalate(scopes, reasons, failing, plans):
+            where = ", ".join(sorted(str(k) for k in failing))
+            raise RedlineVerificationError(f"The redline of the {where} story could not be verified even when "
+                                           f"written whole ({next(iter(failing.values()))}); nothing was returned.")
+        base_rev = DocxReviewer.from_bytes(pristine, author=base_rev.author)
     buffer, report = privacy_mod.apply_to_package(buffer, transforms)
+    fallbacks = [{"story": p.key, "scope": p.coarse, "reason": reasons.get(p.key, ""), "regions": p.regions,
+                  "blocks": p.blocks} for p in plans if p.coarse]
     return {"buffer": buffer, "applied": writer.applied, "skipped": writer.skipped,
             "unprocessedStories": unprocessed, "privacyReport": report,
-            "referenceWarnings": writer.importer.warnings}
+            "referenceWarnings": writer.importer.warnings, "fallbacks": fallbacks}
 
 
 def generate_redline_docx(base: bytes, revised: bytes, author: str = "folio compare", base_view: str = "final",

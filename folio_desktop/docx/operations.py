@@ -445,7 +445,8 @@ class OperationEngine:
     def _revision_cursor(self) -> list[int]:
         if self._cursor is None:
             doc = self.doc
-            roots = [doc.root] + [doc.package.xml(s.part) for s in doc.stories() if s.type != "main"]
+            parts = dict.fromkeys(s.part for s in doc.stories() if s.type != "main")  # notes share a part
+            roots = [doc.root] + [doc.package.xml(part) for part in parts]
             self._cursor = [max_revision_id(roots)]
         return self._cursor
 
