@@ -112,6 +112,12 @@ class Styles:
         """(numId, ilvl) a paragraph style supplies through its basedOn chain."""
         if not style_id:
             return None, None
+        own = self.get(style_id)
+        if own is None:
+            return None, None
+        cached = own.resolved.get("numbering")
+        if cached is not None:  # (asked for every paragraph: the chain is walked once per style)
+            return cached
         num_id = ilvl = None
         for style in self.chain(style_id):
             if num_id is None and style.num_id is not None:
@@ -120,6 +126,7 @@ class Styles:
                 ilvl = style.ilvl
             if num_id is not None and ilvl is not None:
                 break
+        own.resolved["numbering"] = (num_id, ilvl)
         return num_id, ilvl
 
     def run_flag(self, style_id: str | None, tag: str, para_style: str | None = None) -> bool | None:
