@@ -39,6 +39,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from . import content_limits
 from .errors import CorruptDocxError, DocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
 from .package_damage import (
     DAMAGED_PART_CHOICES,
@@ -264,7 +265,8 @@ class Package:
         xml_names = {i.filename for i in self.infos if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
         for info in self.infos:
             if info is not ct:
-                self._check_entry(info, xml=info.filename in xml_names)
+                main = types.get(info.filename.lower(), "") in MAIN_CONTENT_TYPES
+                self._check_entry(info, xml=info.filename in xml_names, main=main)
         if not self._failed:
             return
         failed = {n.lower(): n for n in self._failed}
@@ -295,7 +297,7 @@ class Package:
         except CorruptDocxError:  # that rels part is damaged itself
             return []
 
-    def _check_entry(self, info: zipfile.ZipInfo, xml: bool) -> None:
+    def _check_entry(self, info: zipfile.ZipInfo, xml: bool, main: bool = False) -> None:
         """Refuse an entry past the limits from its declared sizes, before inflating it; then inflate
         it (an XML part is kept and parsed, anything else only CRC-checked and dropped)."""
         name = info.filename
@@ -322,6 +324,8 @@ class Package:
                 data = to_transitional(data)
                 self.from_strict = True
             self._raw[name] = data
+            if main:  # past the paragraph limit a main document is refused before it is parsed
+                content_limits.scan_bytes(data, name)
             try:
                 self._trees[name] = parse_xml(data, name)
             except CorruptDocxError as exc:
