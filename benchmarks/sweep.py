@@ -103,6 +103,9 @@ def do_edit():
     bridge = create_reviewer_bridge(state["rev"])
     result = execute_tool_call("suggest_changes", {"operations": [
         {"type": "insertAfterBlock", "blockId": anchor.id, "text": "Sweep clause inserted for review."}]}, bridge)
+    codes = [i.get("code") for i in result.get("result", {}).get("issues", [])]
+    if "documentNotEditable" in codes:  # a protected form or read-only document: refused, rightly
+        return "n/a", "the document is protected against editing"
     if not result.get("ok") or not result["result"]["applied"]:
         return "invariant", f"insertAfterBlock not applied: {json.dumps(result)[:300]}"
     # (after a cell's paragraph the new one goes after the table, spec 3.6: wherever it went, the
