@@ -331,16 +331,21 @@ def _plan_coarse(plan: _StoryPlan, base_root, rev_root, scope: str) -> None:
 def _mark_deleted(el: etree._Element, stamp: Stamp) -> None:
     """Everything in el becomes a tracked deletion: rows, paragraph marks, runs (a text box's anchor
     run and the text box content with it)."""
+    _mark_whole(el, stamp, "del", "del", deleted=True)
+
+
+def _mark_whole(el: etree._Element, stamp: Stamp, row_tag: str, tag: str, deleted: bool) -> None:
+    """Every row of el marked row_tag, every paragraph mark and run tag."""
     for tr in el.iter(T_TR):
         trpr = tr.find(_W + "trPr")
         if trpr is None:
             trpr = etree.Element(_W + "trPr")
             prex = tr.find(_W + "tblPrEx")
             prex.addnext(trpr) if prex is not None else tr.insert(0, trpr)
-        trpr.append(stamp.mark("del"))
+        trpr.append(stamp.mark(row_tag))
     for p in el.iter(T_P):
-        _mark_paragraph(p, stamp.mark("del"))
-    _wrap_runs(el, stamp, "del", deleted=True)
+        _mark_paragraph(p, stamp.mark(tag))
+    _wrap_runs(el, stamp, tag, deleted=deleted)
 
 
 # -- copying revised content into the base ----------------------------------------------------------------
@@ -698,16 +703,7 @@ def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> Non
 
 
 def _mark_inserted(el: etree._Element, stamp: Stamp, tag: str = "ins") -> None:
-    for tr in el.iter(T_TR):
-        trpr = tr.find(_W + "trPr")
-        if trpr is None:
-            trpr = etree.Element(_W + "trPr")
-            prex = tr.find(_W + "tblPrEx")
-            prex.addnext(trpr) if prex is not None else tr.insert(0, trpr)
-        trpr.append(stamp.mark("ins"))
-    for p in el.iter(T_P):
-        _mark_paragraph(p, stamp.mark(tag))
-    _wrap_runs(el, stamp, tag, deleted=False)
+    _mark_whole(el, stamp, "ins", tag, deleted=False)
 
 
 def _move_range(p: etree._Element, stamp: Stamp, side: str, group: int) -> None:
