@@ -825,30 +825,19 @@ class _Redline:
     def _write_coarse(self, plan: _StoryPlan) -> None:
         """The fallback plan: base units deleted whole, revised units copied in whole after them."""
         stamp = self._stamp()
-        src, dst = plan.rev_story.part, plan.base_story.part
         for unit in plan.removed:
             before = stamp.cursor[0]
             _mark_deleted(unit, stamp)
             self._record(self._op(type="deleteTable" if unit.tag == T_TBL else "deleteBlock", story=plan.key),
                          list(range(before + 1, stamp.cursor[0] + 1)))
-        for job in plan.copies:
-            el = self.importer.prepare(job.source, src, dst)
-            before = stamp.cursor[0]
-            _mark_inserted(el, stamp)
-            _place(job, el)
-            job.element = el
-            self._record(self._op(type=job.op_type, story=plan.key), list(range(before + 1, stamp.cursor[0] + 1)))
-        for note in self.importer.pending_notes:
-            _mark_inserted(note, stamp)
-        self.importer.pending_notes = []
+        self._insert_copies(plan, stamp)
         if plan.removed or plan.copies:
             self.base.package.mark_dirty(plan.base_story.part)
         self.base.invalidate()
 
-    def _copy_in(self, plan: _StoryPlan) -> None:
-        if not plan.copies and not plan.moves_from:
-            return
-        stamp = self._stamp()
+    def _insert_copies(self, plan: _StoryPlan, stamp: Stamp) -> None:
+        """The plan's revised content copied into the base as tracked insertions (moved content as
+        the arriving half of its move), with the notes it brings."""
         src, dst = plan.rev_story.part, plan.base_story.part
         for job in plan.copies:
             el = self.importer.prepare(job.source, src, dst)
@@ -862,6 +851,12 @@ class _Redline:
         for note in self.importer.pending_notes:
             _mark_inserted(note, stamp)
         self.importer.pending_notes = []
+
+    def _copy_in(self, plan: _StoryPlan) -> None:
+        if not plan.copies and not plan.moves_from:
+            return
+        stamp = self._stamp()
+        self._insert_copies(plan, stamp)
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
             _mark_paragraph(b.element, stamp.mark("moveFrom"))
