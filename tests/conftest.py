@@ -62,3 +62,11 @@ def err(envelope: dict) -> str:
     """The sentence of a tool call that must have failed."""
     assert not envelope["ok"], envelope
     return envelope["error"]
+
+
+def flip_bytes(data: bytes, rng, most: int) -> bytes:
+    """data with 1..most random bytes overwritten by random values (a damaged file, reproducible by rng)."""
+    out = bytearray(data)
+    for _ in range(rng.randint(1, most)):
+        out[rng.randrange(len(out))] = rng.randrange(256)
+    return bytes(out)
