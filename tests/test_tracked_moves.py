@@ -207,18 +207,11 @@ def test_moves_without_range_markers_pair_by_author_date_and_text():
 
 
 @pytest.mark.parametrize("half", [12, 14], ids=["by the half that left", "by the half that arrived"])
-def test_accepting_either_half_accepts_the_move(half):
+@pytest.mark.parametrize("decision", ["accept", "reject"])
+def test_deciding_either_half_decides_the_whole_move(half, decision):
     rev = DocxReviewer.from_bytes(inline_move_doc())
-    assert rev.accept_change(half)
-    assert texts(rev) == BEFORE and rev.get_changes() == []
-    assert b"moveFromRange" not in document_xml(rev) and b"moveToRange" not in document_xml(rev)
-
-
-@pytest.mark.parametrize("half", [12, 14], ids=["by the half that left", "by the half that arrived"])
-def test_rejecting_either_half_rejects_the_move(half):
-    rev = DocxReviewer.from_bytes(inline_move_doc())
-    assert rev.reject_change(half)
-    assert texts(rev) == ORIGINAL and rev.get_changes() == []
+    assert getattr(rev, f"{decision}_change")(half)
+    assert texts(rev) == (BEFORE if decision == "accept" else ORIGINAL) and rev.get_changes() == []
     assert b"moveFromRange" not in document_xml(rev) and b"moveToRange" not in document_xml(rev)
 
 
