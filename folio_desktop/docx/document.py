@@ -67,7 +67,9 @@ class Document:
         self.package = package
         self.main_part = package.main_document_part()
         # past the content limits a document is refused before any of its paragraphs is read
-        count_text = content_limits.scan_bytes(package.read(self.main_part), self.main_part)
+        count_text = package.text_to_count.get(self.main_part)
+        if count_text is None:  # a main part the package did not know by its content type
+            count_text = content_limits.scan_bytes(package.read(self.main_part), self.main_part)
         root = package.xml(self.main_part)
         if count_text:
             content_limits.check_tree(root, self.main_part)

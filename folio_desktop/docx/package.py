@@ -229,6 +229,8 @@ class Package:
         self._failed: dict[str, CorruptDocxError] = {}  # entries that failed their check, until classified
         self.damaged: dict[str, DamagedPart] = {}  # non-essential parts that failed (opened with a warning)
         self.from_strict = False  # the parts were Strict Open XML, translated as read (strict.py)
+        # main document part -> whether its text must still be counted on the tree (content_limits)
+        self.text_to_count: dict[str, bool] = {}
         self._check_every_entry()
 
     @property
@@ -325,7 +327,7 @@ class Package:
                 self.from_strict = True
             self._raw[name] = data
             if main:  # past the paragraph limit a main document is refused before it is parsed
-                content_limits.scan_bytes(data, name)
+                self.text_to_count[name] = content_limits.scan_bytes(data, name)
             try:
                 self._trees[name] = parse_xml(data, name)
             except CorruptDocxError as exc:
