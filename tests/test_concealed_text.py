@@ -456,6 +456,43 @@ def test_hidden_text_already_deleted_does_not_block_a_rewrite():
     assert len(result["applied"]) == 1, result
 
 
+
+WILD_TEXTBOX = next((CORPUS / "wild").rglob("testWORD_emptyParaInTextbox.docx"), None)
+
+
+@pytest.mark.parametrize("where", ["insertAfterBlock", "insertBeforeBlock"])
+def test_a_paragraph_inserted_beside_text_shown_against_its_style_is_shown(where):
+    # the style hides its runs; the anchor's own runs say vanish="0". The new paragraph copies the
+    # style, so its text would be hidden too unless it says so (wild/ testWORD_emptyParaInTextbox)
+    shown = para("00000001", r("Shown heading", '<w:vanish w:val="0"/>'), ppr='<w:pStyle w:val="HiddenPara"/>')
+    rev = DocxReviewer.from_bytes(package(shown + para("00000002", r("Body text."))))
+    result = rev.apply_document_operations({"version": 1, "operations": [
+        {"type": where, "blockId": "00000001", "text": "New clause for review."}]})
+    assert len(result["applied"]) == 1, result
+    texts = [b.text for b in rev.snapshot().content_blocks]
+    assert texts.count("New clause for review.") == 1, texts
+    rev.accept_all()
+    assert "New clause for review." in [b.text for b in rev.snapshot().content_blocks]
+
+
+def test_a_paragraph_inserted_after_a_plain_one_gets_no_vanish():
+    rev = DocxReviewer.from_bytes(package(para("00000001", r("Plain."))))
+    rev.apply_document_operations({"version": 1, "operations": [
+        {"type": "insertAfterBlock", "blockId": "00000001", "text": "Next."}]})
+    new = next(p for p in rev.document.body.iter(f"{{{W_NS}}}p") if "".join(p.itertext()) == "Next.")
+    assert new.find(f".//{{{W_NS}}}vanish") is None
+
+
+@pytest.mark.skipif(WILD_TEXTBOX is None, reason="wild/ corpus absent")
+def test_the_sweep_insert_shows_on_the_heading_whose_style_hides_it():
+    rev = DocxReviewer.open(WILD_TEXTBOX)
+    first = rev.snapshot().content_blocks[0]
+    result = rev.apply_document_operations({"version": 1, "operations": [
+        {"type": "insertAfterBlock", "blockId": first.id, "text": "Sweep clause inserted for review."}]})
+    assert len(result["applied"]) == 1
+    texts = [b.text for b in rev.snapshot().content_blocks]
+    assert texts[1] == "Sweep clause inserted for review."
+
 # -- the command line ---------------------------------------------------------------------------------
 
 

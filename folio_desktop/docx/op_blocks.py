@@ -7,7 +7,7 @@ import copy
 from lxml import etree
 
 from .accepted import mark_deleted
-from .editing import EditError, make_runs
+from .editing import EditError, make_runs, set_rpr_child
 from .ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from .op_context import (
     OpContext,
@@ -42,6 +42,18 @@ def _font_rpr(anchor: etree._Element) -> etree._Element | None:
         if child.tag[len(_W):] in _KEEP_FONT:
             out.append(copy.deepcopy(child))
     return out if len(out) else None
+
+
+def _show(runs: list[etree._Element]) -> None:
+    """Text the model asked for is shown: where the paragraph's style hides its runs (w:vanish; the
+    anchor's own runs say w:vanish="0"), the new runs say so too, or Word and the accepted view would
+    hide them."""
+    for run in runs:
+        rpr = run.find(W_RPR)
+        if rpr is None:
+            rpr = etree.Element(W_RPR)
+            run.insert(0, rpr)
+        set_rpr_child(rpr, "vanish").set(_W + "val", "0")
 
 
 def insert_block(ctx: OpContext) -> list[etree._Element]:
@@ -94,6 +106,8 @@ def insert_block(ctx: OpContext) -> list[etree._Element]:
         for chunk, bold, italic in parse_emphasis(line):
             if chunk:
                 runs.extend(make_runs(chunk, font, bold=bold, italic=italic))
+        if ctx.doc.hidden_character_styles.for_paragraph(p).runs_hidden:
+            _show(runs)
         append_runs(ctx, p, runs)
         if stamp is not None:
             mark_paragraph(ctx, p, "ins")
