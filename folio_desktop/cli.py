@@ -86,11 +86,18 @@ def _open(path: str):
     return rev
 
 
+def _changes_as_listed(rev) -> list[dict]:
+    """The pending changes as the panels and read_changes list them: a move's two halves as one
+    `moved` change, with where its text left and arrived."""
+    from .agents.read_tools import fold_moves
+    return fold_moves([c.to_agent_json() for c in rev.get_changes()])
+
+
 def _summary(path: str) -> int:
     """`folio-desktop FILE --summary`: the review at a glance, without opening the app."""
     rev = _open(path)
     snap = rev.snapshot()
-    changes = rev.get_changes()
+    changes = _changes_as_listed(rev)
     threads = rev.get_comments()
     print(f"{path}")
     print(f"  {len(snap.content_blocks)} paragraphs, {len(changes)} pending change(s), "
@@ -205,12 +212,13 @@ def _run_headless(args) -> int:
                 text = story["text"] if handle["type"] != "main" else f"{len(rev.snapshot().content_blocks)} blocks"
                 print(f"{label}: {text}")
     elif args.command == "changes":
-        changes = rev.get_changes()
         if args.json:
-            print(json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=1))
+            print(json.dumps([c.to_json() for c in rev.get_changes()], ensure_ascii=False, indent=1))
         else:
+            changes = _changes_as_listed(rev)
             for c in changes:
-                print(f"#{c.id} {c.type} by {c.author or '?'} [{c.block_id}] {c.text!r}")
+                where = f"{c['from']['blockId']} -> {c['to']['blockId']}" if c["type"] == "moved" else c["blockId"]
+                print(f"#{c['id']} {c['type']} by {c['author'] or '?'} [{where}] {c['text']!r}")
             print(f"{len(changes)} pending change(s)")
     elif args.command == "comments":
         comments = rev.get_comments()

@@ -38,6 +38,20 @@ def test_changes_and_comments_commands(capsys):
     assert threads and all("replies" in t for t in threads)
 
 
+
+def test_a_move_is_listed_once_with_where_it_left_and_arrived(capsys):
+    path = str(CORPUS / "pandoc_track_changes_move_macword.docx")
+    assert main(["changes", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["#4 moved by Jesse Rosenthal [10138750 -> 0F5E9052] 'Here is the text to be moved.'",
+                   "1 pending change(s)"]
+    assert main([path, "--summary"]) == 0
+    assert "1 pending change(s)" in capsys.readouterr().out
+    assert main(["changes", "--json", path]) == 0  # the census itself keeps both halves, each naming the move
+    halves = json.loads(capsys.readouterr().out)
+    assert sorted((h["type"], h["move"]["side"]) for h in halves) == [("deletion", "from"), ("insertion", "to")]
+    assert halves[0]["move"]["key"] == halves[1]["move"]["key"]
+
 def test_bad_input_is_a_clear_message_not_a_trace():
     proc = run("read", str(CORPUS / "bad" / "poi_password_is_pass.docx"))
     assert proc.returncode == 1

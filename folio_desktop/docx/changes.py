@@ -56,8 +56,11 @@ class Change:
     move: Move | None = None  # the move this entry is half of (None: not a move, or no partner found)
 
     def to_json(self) -> dict:
-        return {"id": self.id, "type": self.type, "author": self.author, "date": self.date,
-                "text": self.text, "blockId": self.block_id, "story": self.story}
+        out = {"id": self.id, "type": self.type, "author": self.author, "date": self.date,
+               "text": self.text, "blockId": self.block_id, "story": self.story}
+        if self.move is not None:  # half of a move: the key it shares with its other half
+            out["move"] = {"key": self.move.key, "side": self.move_side}
+        return out
 
     @property
     def is_move(self) -> bool:
