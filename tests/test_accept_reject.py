@@ -207,10 +207,21 @@ def _table_goes(tbl, reader: _Reader) -> bool:
                               for r in rows)
 
 
-def _next_paragraph(para, reader: _Reader):
+def _table_gone_once_accepted(tbl, reader: _Reader) -> bool:
+    """Every row of the table is dropped by this view or a deletion still pending."""
+    rows = tbl.findall(q("tr"))
+    return bool(rows) and all(
+        any(reader.drops(m) or m.tag in DEL and not reader.resolved(m)
+            for m in r.xpath("w:trPr/w:ins | w:trPr/w:del", namespaces=NS)) for r in rows)
+
+
+def _next_paragraph(para, reader: _Reader, pending: bool = False):
+    """The paragraph para joins: past tables the view drops (and, for a join still pending, past
+    tables gone once accepted)."""
+    goes = _table_gone_once_accepted if pending else _table_goes
     nxt = para.getnext()
     while nxt is not None and (not isinstance(nxt.tag, str) or nxt.tag in BETWEEN
-                               or nxt.tag == q("tbl") and _table_goes(nxt, reader)):
+                               or nxt.tag == q("tbl") and goes(nxt, reader)):
         nxt = nxt.getnext()
     return nxt if nxt is not None and nxt.tag == q("p") else None
 
@@ -238,12 +249,10 @@ def mark_fate(para, reader: _Reader) -> str:
         return "keep"
     if not any(m.tag in INS + DEL and reader.drops(m) for m in mark):
         # a deletion of the mark still pending: the snapshot's accepted view reads the paragraph
-        # joined to the next one when a paragraph follows right after it (never across a table)
+        # joined to the next one when a paragraph follows right after it, past tables that are
+        # gone once accepted (every row dropped here or a pending deletion), never across others
         if any(m.tag in DEL and not reader.resolved(m) for m in mark):
-            following = para.getnext()
-            while following is not None and (not isinstance(following.tag, str) or following.tag in BETWEEN):
-                following = following.getnext()
-            return "pending join" if following is not None and following.tag == q("p") else "keep"
+            return "pending join" if _next_paragraph(para, reader, pending=True) is not None else "keep"
         return "keep"
     if _next_paragraph(para, reader) is not None:
         return "join"
@@ -275,10 +284,11 @@ def view_texts(container, view: str = "current", ids: set[int] | None = None, ac
         target = sink(para)
         text = carried.pop(para, "") + reader.text(para)
         fate = mark_fate(para, reader)
-        if fate == "pending join":  # a wholly deleted paragraph stays a blank block of its own
+        pending = fate == "pending join"
+        if pending:  # a wholly deleted paragraph stays a blank block of its own
             fate = "join" if text else "keep"
         if fate == "join":
-            nxt = _next_paragraph(para, reader)
+            nxt = _next_paragraph(para, reader, pending)
             carried[nxt] = text
             joined[para] = nxt
             deferred[nxt] = deferred.pop(para, [])

@@ -242,3 +242,49 @@ def test_direct_fresh_replace_of_a_joined_block_replaces_all_it_reads():
     assert result["skipped"] == [], result["skipped"]
     assert content(rev) == ["Fresh.", "Gamma."]
     assert accepted(rev) == ["Fresh.", "Gamma."]
+
+
+# -- a deleted mark before a table whose rows are all pending deletions ---------------------------------
+
+
+def deleted_row(rid: int, text: str) -> str:
+    return (f'<w:tr><w:trPr><w:del w:id="{rid}" w:author="Bob" {DATE}/></w:trPr><w:tc><w:tcPr>'
+            f'<w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+            f'{para(f"5000000{rid}", text, mark("del", rid + 10, "Bob"), wrap=("del", rid + 20, "Bob"))}</w:tc></w:tr>')
+
+
+def table_of(*rows: str) -> str:
+    return (f'<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/>'
+            f'</w:tblGrid>{"".join(rows)}</w:tbl>')
+
+
+# Bob deleted from after "The buyer pays" through a whole table to " the price."
+ACROSS_A_TABLE = (para("40000001", "The buyer pays", mark("del", 1, "Bob"))
+                  + table_of(deleted_row(2, "Schedule A"), deleted_row(3, "Schedule B"))
+                  + para("40000002", " the price.") + para("40000003", "End."))
+
+
+def test_a_deleted_mark_joins_across_a_table_that_is_wholly_deleted():
+    rev = reviewer(ACROSS_A_TABLE)
+    assert content(rev) == ["The buyer pays the price.", "End."] == accepted(rev)
+    assert rejected(rev) == ["The buyer pays", "Schedule A", "Schedule B", " the price.", "End."]
+
+
+def test_an_edit_across_the_join_over_a_deleted_table_lands_where_it_reads():
+    rev = reviewer(ACROSS_A_TABLE)
+    block = next(b for b in rev.snapshot().blocks if b.is_content)
+    start = block.text.index("pays the")
+    apply(rev, {"type": "replaceRange", "range": text_range(block, start, start + len("pays the")),
+                "replace": "owes the"},
+          {"type": "insertAfterBlock", "blockId": block.id, "text": "New clause."})
+    assert content(rev) == ["The buyer owes the price.", "New clause.", "End."] == accepted(rev)
+    assert rejected(rev) == ["The buyer pays", "Schedule A", "Schedule B", " the price.", "End."]
+
+
+def test_a_table_with_a_row_still_standing_is_not_joined_across():
+    standing = table_of(deleted_row(2, "Schedule A"),
+                        '<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+                        + para("60000001", "Schedule C") + "</w:tc></w:tr>")
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + standing
+                   + para("40000002", " the price."))
+    assert content(rev) == ["The buyer pays", "Schedule C", " the price."] == accepted(rev)
