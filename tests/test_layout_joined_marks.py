@@ -71,7 +71,14 @@ def noted(pid: str, text: str, note_id: int, ppr: str = "") -> str:
 
 # a footnote referenced on each side of the join: both at the foot of the page, numbered on
 WITH_NOTES = (noted("60000001", ALPHA, 1, gone()) + noted("60000002", BETA, 2) + para("60000003", "Last."))
-BUILT = {"joined": JOINED, "chain": CHAIN, "in-cell": IN_CELL, "with-notes": WITH_NOTES}
+# a table whose rows are all deleted stands between the joined paragraphs: it is gone once accepted
+ROW = ('<w:tr><w:trPr><w:del w:id="{rid}" w:author="Bob" ' + DATE + '/></w:trPr><w:tc><w:tcPr><w:tcW w:w="9000" '
+       'w:type="dxa"/></w:tcPr><w:p><w:r><w:delText>Row {rid}.</w:delText></w:r></w:p></w:tc></w:tr>')
+OVER_TABLE = (para("70000000", "Before.", '<w:spacing w:after="200"/>') + para("70000001", ALPHA, gone())
+              + '<w:tbl><w:tblPr><w:tblW w:w="9000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="9000"/>'
+              '</w:tblGrid>' + ROW.format(rid=11) + ROW.format(rid=12) + '</w:tbl>'
+              + para("70000002", BETA, '<w:spacing w:before="300"/>') + para("70000003", "After."))
+BUILT = {"joined": JOINED, "chain": CHAIN, "in-cell": IN_CELL, "with-notes": WITH_NOTES, "over-table": OVER_TABLE}
 
 
 def reviewer(body: str) -> DocxReviewer:

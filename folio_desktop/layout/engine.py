@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF
 
+from ..docx.accepted import table_deleted
 from ..docx.formatting import Formatter
 from ..docx.ooxml import W_NS, on_off
 from ..docx.sections import (
@@ -699,6 +700,10 @@ class Paginator:
     def _place_table(self, tbl):
         from ..docx.snapshot import row_cells, table_rows
 
+        if self.view in ACCEPTED_VIEWS and table_deleted(tbl):
+            # every row pending deletion: accept-all removes the table (and a deleted mark before it
+            # joins across it), so it is not there to part the paragraphs around it
+            return
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
         style = style_el.get(_W + "val") if style_el is not None else None
