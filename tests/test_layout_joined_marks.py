@@ -294,3 +294,36 @@ def test_bordered_paragraphs_share_one_box_across_a_joined_paragraph(qapp):
         return sorted((round(b.x1, 2), round(b.y1, 2), round(b.x2, 2), round(b.y2, 2)) for b in layout.pages[0].borders)
 
     assert lines(got) == lines(expected) and len(lines(got)) == 4  # one box
+
+
+COMMENTS = "".join(f'<w:comment w:id="{n}" w:author="Dan"><w:p><w:r><w:t>Note {n}.</w:t></w:r></w:p></w:comment>'
+                   for n in (5, 6))
+
+
+def commented(pid: str, text: str, ppr: str = "", end: int | None = None, start: int | None = None) -> str:
+    """A paragraph whose text a comment range opens (start) or closes (end) around."""
+    head = f'<w:commentRangeStart w:id="{start}"/>' if start is not None else ""
+    tail = f'<w:commentRangeEnd w:id="{end}"/><w:r><w:commentReference w:id="{end}"/></w:r>' if end is not None else ""
+    return (f'<w:p w14:paraId="{pid}" w14:textId="{pid}"><w:pPr>{ppr}</w:pPr>{head}'
+            f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>{tail}</w:p>')
+
+
+def test_comment_ranges_between_joined_paragraphs_cover_the_text_they_cover_once_accepted(qapp):
+    """A range that starts between two joined paragraphs (body-level markup, which accept-all moves
+    into the joined paragraph) covers the text after the join; one that ends there, the text
+    before it only, as in the accept-all result's one paragraph."""
+    body = (commented("90000001", "Alpha first ", gone(rid=3), start=6) + '<w:commentRangeEnd w:id="6"/>'
+            + commented("90000002", "wording. ", gone()) + '<w:commentRangeStart w:id="5"/>'
+            + commented("90000003", "beta commented", end=5) + para("90000004", "Last."))
+    rev = DocxReviewer.from_bytes(build_docx(body, comments=COMMENTS), author="AI")
+    assert next(b for b in rev.snapshot().blocks if b.joined).text == "Alpha first wording. beta commented"
+    expected = layout_document(accepted_copy(rev).document, view="simple")
+    got = layout_document(rev.document, view="simple")
+
+    def covered(layout):
+        para = paragraphs(layout)[0]
+        return para.text, sorted(para.comment_marks), [(s.start, s.end, s.comments) for s in para.spans if s.comment]
+
+    assert covered(got) == covered(expected)
+    text, marks, _spans = covered(got)
+    assert [(cid, text[a:b]) for cid, a, b, _here in marks] == [("5", "beta commented"), ("6", "Alpha first ")]

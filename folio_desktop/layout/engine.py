@@ -96,6 +96,7 @@ class Paginator:
         if cached is None:
             start = 0
             joined = ()
+            joined_open = None
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
                 if block is not None and block.joined:
@@ -108,12 +109,14 @@ class Paginator:
                             self._measured[key] = cached = joined_away()
                             return cached
                         joined = block.joined
+                        if self.doc.related_part("comments") is not None:
+                            joined_open = tuple(self.open_comments.get(q, ()) for q in block.paragraphs[1:])
                         open_comments = self.open_comments.get(joined[0], ())
                     else:
                         start = block.start_of(p)
                         block = block if block.element is p else None
             cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark,
-                                           open_comments, joined)
+                                           open_comments, joined, joined_open)
             if start:
                 cached.accepted = cached.accepted.shifted(start)
             self._measured[key] = cached

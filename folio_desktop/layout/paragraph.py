@@ -305,13 +305,15 @@ class ParagraphMeasurer:
         return cf
 
     def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
-                     note_mark: str | None = None, open_comments: tuple[str, ...] = (), joined: tuple = ()):
+                     note_mark: str | None = None, open_comments: tuple[str, ...] = (), joined: tuple = (),
+                     joined_open: tuple | None = None):
         """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph, as
         this view shows it; the comment ranges and the changes left out go to self._last_marks.
         note_mark: in a footnote or endnote, the number its w:footnoteRef / w:endnoteRef shows;
         open_comments: ids of comment ranges that started in an earlier paragraph and are still open;
         joined: the paragraphs whose deleted marks run them on into p (an accepted view), read first
-        and formatted as runs of p, whose mark survives."""
+        and formatted as runs of p, whose mark survives; joined_open: for each paragraph after the
+        first, the comment ranges open where it starts (ranges may start or end between two)."""
         parts: list[str] = []
         formats: list[tuple[int, int, QTextCharFormat]] = []
         accepted = AcceptedMap()
@@ -358,14 +360,23 @@ class ParagraphMeasurer:
             def joined_pieces():
                 """The pieces of the joined paragraphs, then p's: one story state, as in one
                 paragraph. Where a deleted mark joins two, Simple Markup's change bar marks the line."""
+                nonlocal active_ids
                 state = StoryState()
-                for q in joined:
+                for i, q in enumerate(joined):
                     yield from inline.iter_pieces(q, state, hidden_styles)
                     gone = q.find(f"{_W}pPr/{_W}rPr/{_W}del")
                     if gone is None:
                         gone = q.find(f"{_W}pPr/{_W}rPr/{_W}moveFrom")
                     if not hidden_changes or hidden_changes[-1][0] != pos:
                         hidden_changes.append((pos, gone.get(_W + "author") if gone is not None else None))
+                    if joined_open is not None:  # ranges that end or start between the two paragraphs
+                        now_open = joined_open[i]
+                        for cid in [c for c in active if c not in now_open]:
+                            start, here = active.pop(cid)
+                            comment_marks.append((cid, start, pos, here))
+                        for cid in now_open:
+                            active.setdefault(cid, (pos, True))
+                        active_ids = tuple(active)
                 yield from inline.iter_pieces(p, state, hidden_styles)
 
             pieces = joined_pieces()
@@ -584,18 +595,21 @@ class ParagraphMeasurer:
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
                 note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
-                open_comments: tuple[str, ...] = (), joined: tuple = ()) -> MeasuredParagraph:
+                open_comments: tuple[str, ...] = (), joined: tuple = (),
+                joined_open: tuple | None = None) -> MeasuredParagraph:
         """grid: the section's line pitch in px when it has a line grid and p is body text;
         note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef;
         open_comments: comment ranges open where the paragraph starts (where the first joined one
         starts); joined: the paragraphs a deleted mark runs on into p, in an accepted view (the
-        whole is one paragraph with p's properties, its accepted offsets those of their block)."""
+        whole is one paragraph with p's properties, its accepted offsets those of their block);
+        joined_open: the comment ranges open where each of them after the first starts."""
         para = self.formatter.paragraph(p, table_style, cell_position)
         if not para.snap_to_grid:
             grid = 0.0
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers,
-                                                                          note_mark, open_comments, joined)
+                                                                          note_mark, open_comments, joined,
+                                                                          joined_open)
         objects, floating = self._last_objects
         drawings = self._last_drawings
         comment_marks, hidden_changes = self._last_marks
