@@ -327,3 +327,25 @@ def test_comment_ranges_between_joined_paragraphs_cover_the_text_they_cover_once
     assert covered(got) == covered(expected)
     text, marks, _spans = covered(got)
     assert [(cid, text[a:b]) for cid, a, b, _here in marks] == [("5", "beta commented"), ("6", "Alpha first ")]
+
+
+def test_typing_after_the_join_in_no_markup_lands_in_the_surviving_paragraph(qtbot, tmp_path):
+    """The lawyer clicks in the text after the join on the page and types: the insertion goes in
+    the paragraph that holds that text, and the pages laid out again read as a fresh layout."""
+    from typing_helpers import click_at, desk, same_as_fresh_layout, text_of
+
+    source = tmp_path / "joined.docx"
+    source.write_bytes(build_docx(JOINED, numbering=NUMBERING, footnotes=NOTES))
+    window = desk(qtbot, tmp_path, source)
+    view = window.view
+    with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+        view.set_markup_view("none")
+    block = next(b for b in window.reviewer.snapshot().blocks if b.joined)
+    at = block.text.index("beta") + 2
+    click_at(qtbot, view, block.id, at)
+    qtbot.keyClicks(view.viewport(), "XY")
+    assert text_of(window, block.id) == block.text[:at] + "XY" + block.text[at:]
+    surviving = block.element
+    assert "beXYta" in "".join(surviving.itertext()) and "XY" not in "".join(block.joined[0].itertext())
+    same_as_fresh_layout(window)
+    assert len({id(f.para) for _n, f in view.document_layout.fragments_of(block.id)}) == 1
