@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF
 
+from ..docx.accepted import table_deleted
 from ..docx.formatting import Formatter
 from ..docx.ooxml import W_NS, on_off
 from ..docx.sections import (
@@ -35,7 +36,7 @@ from .page_numbers import (
     section_counts,
     with_page_fields,
 )
-from .paragraph import TWIP, MeasuredParagraph, ParagraphMeasurer
+from .paragraph import ACCEPTED_VIEWS, TWIP, MeasuredParagraph, ParagraphMeasurer, joined_away
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
@@ -94,15 +95,28 @@ class Paginator:
         cached = self._measured.get(key)
         if cached is None:
             start = 0
+            joined = ()
+            joined_open = None
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
                 if block is not None and block.joined:
-                    # paragraphs joined by deleted marks (docx/accepted.py) read as one block: offsets
-                    # run on over them, and the label is that of the paragraph whose mark survives
-                    start = block.start_of(p)
-                    block = block if block.element is p else None
+                    # paragraphs joined by deleted marks (docx/accepted.py) read as one block, labelled
+                    # as the paragraph whose mark survives. The views of the text as accepted lay them
+                    # out as that one paragraph (as accept-all makes it); the others each on its own,
+                    # with accepted offsets that run on over them
+                    if self.view in ACCEPTED_VIEWS:
+                        if block.element is not p:
+                            self._measured[key] = cached = joined_away()
+                            return cached
+                        joined = block.joined
+                        if self.doc.related_part("comments") is not None:
+                            joined_open = tuple(self.open_comments.get(q, ()) for q in block.paragraphs[1:])
+                        open_comments = self.open_comments.get(joined[0], ())
+                    else:
+                        start = block.start_of(p)
+                        block = block if block.element is p else None
             cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark,
-                                           open_comments)
+                                           open_comments, joined, joined_open)
             if start:
                 cached.accepted = cached.accepted.shifted(start)
             self._measured[key] = cached
@@ -124,6 +138,12 @@ class Paginator:
         for block in self.snapshot.blocks:
             if block.element is not None and old.get(block.element) != (block.text, block.display_label):
                 stale.add(block.element)
+        # paragraphs joined by deleted marks are measured as one: an edit of any of them (a new join
+        # too) is an edit of all
+        for p in list(stale):
+            block = self.snapshot.block_of_paragraph.get(p)
+            if block is not None and block.joined:
+                stale.update(block.paragraphs)
         self._measured = {k: v for k, v in self._measured.items() if k[0] not in stale}
         self.open_comments = _open_comments(self.doc)
         self.sections = read_sections(self.doc)
@@ -367,7 +387,10 @@ class Paginator:
                 el = el.getnext()
             if el is None or el.tag != T_P:
                 break
-            prev, para = para, self.measure(el, self._column.width)
+            nxt = self.measure(el, self._column.width)
+            if nxt.vanished:  # left out of this view: the chain goes on past it
+                continue
+            prev, para = para, nxt
             gap = self._gap(prev.space_after, para.space_before)
             if para.keep_next and not self._ends_page_section(el):
                 height += gap + para.content_height + para.space_after
@@ -459,11 +482,18 @@ class Paginator:
         self._break_pending = para.page_break_after
 
     def _next_measured(self, element) -> MeasuredParagraph | None:
-        """The paragraph that follows this one in the flow, measured (None before a table)."""
+        """The paragraph that follows this one in the flow, measured (None before a table); one
+        this view leaves out is passed over."""
         el = element.getnext()
-        while el is not None and el.tag not in (T_P, T_TBL):
+        while el is not None:
+            if el.tag == T_TBL:
+                return None
+            if el.tag == T_P:
+                measured = self.measure(el, self._column.width)
+                if not measured.vanished:
+                    return measured
             el = el.getnext()
-        return self.measure(el, self._column.width) if el is not None and el.tag == T_P else None
+        return None
 
     # -- footnotes -----------------------------------------------------------------------------------
 
@@ -673,6 +703,10 @@ class Paginator:
     def _place_table(self, tbl):
         from ..docx.snapshot import row_cells, table_rows
 
+        if self.view in ACCEPTED_VIEWS and table_deleted(tbl):
+            # every row pending deletion: accept-all removes the table (and a deleted mark before it
+            # joins across it), so it is not there to part the paragraphs around it
+            return
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
         style = style_el.get(_W + "val") if style_el is not None else None

@@ -39,6 +39,9 @@ KIND_COLORS = {"inserted": "#1f5fbf", "deleted": "#c62828", "formatted": "#8a5a0
 # markup views, as Word names them: all = redlines; simple = the text as accepted, change bars;
 # none = the text as accepted, nothing marked; original = the text as if every change were rejected
 VIEWS = ("all", "simple", "none", "original")
+# the views that show the text as accepted: there a deleted paragraph mark joins its paragraph to
+# the next one (docx/accepted.py), laid out as one paragraph as accept-all makes it
+ACCEPTED_VIEWS = ("simple", "none")
 COLOR_SCHEMES = ("author", "kind")
 # Word's superscript and subscript: size and shift per em of the run's size (measured in its PDFs);
 # small caps draw lower-case letters as capitals at 70% (as Qt's own small caps font does)
@@ -302,11 +305,15 @@ class ParagraphMeasurer:
         return cf
 
     def display_text(self, p: etree._Element, para_fmt, label: str | None, table_style=None, note_numbers=None,
-                     note_mark: str | None = None, open_comments: tuple[str, ...] = ()):
+                     note_mark: str | None = None, open_comments: tuple[str, ...] = (), joined: tuple = (),
+                     joined_open: tuple | None = None):
         """(text, formats, accepted map, spans, page-break offsets, note refs) for a paragraph, as
         this view shows it; the comment ranges and the changes left out go to self._last_marks.
         note_mark: in a footnote or endnote, the number its w:footnoteRef / w:endnoteRef shows;
-        open_comments: ids of comment ranges that started in an earlier paragraph and are still open."""
+        open_comments: ids of comment ranges that started in an earlier paragraph and are still open;
+        joined: the paragraphs whose deleted marks run them on into p (an accepted view), read first
+        and formatted as runs of p, whose mark survives; joined_open: for each paragraph after the
+        first, the comment ranges open where it starts (ranges may start or end between two)."""
         parts: list[str] = []
         formats: list[tuple[int, int, QTextCharFormat]] = []
         accepted = AcceptedMap()
@@ -348,7 +355,34 @@ class ParagraphMeasurer:
                 mark_run = ref.getparent()
                 run_order = {r: i for i, r in enumerate(p.iter(_W + "r"))}
 
-        for piece in inline.iter_pieces(p, StoryState(), self.doc.hidden_character_styles):
+        hidden_styles = self.doc.hidden_character_styles
+        if joined:
+            def joined_pieces():
+                """The pieces of the joined paragraphs, then p's: one story state, as in one
+                paragraph. Where a deleted mark joins two, Simple Markup's change bar marks the line."""
+                nonlocal active_ids
+                state = StoryState()
+                for i, q in enumerate(joined):
+                    yield from inline.iter_pieces(q, state, hidden_styles)
+                    gone = q.find(f"{_W}pPr/{_W}rPr/{_W}del")
+                    if gone is None:
+                        gone = q.find(f"{_W}pPr/{_W}rPr/{_W}moveFrom")
+                    if not hidden_changes or hidden_changes[-1][0] != pos:
+                        hidden_changes.append((pos, gone.get(_W + "author") if gone is not None else None))
+                    if joined_open is not None:  # ranges that end or start between the two paragraphs
+                        now_open = joined_open[i]
+                        for cid in [c for c in active if c not in now_open]:
+                            start, here = active.pop(cid)
+                            comment_marks.append((cid, start, pos, here))
+                        for cid in now_open:
+                            active.setdefault(cid, (pos, True))
+                        active_ids = tuple(active)
+                yield from inline.iter_pieces(p, state, hidden_styles)
+
+            pieces = joined_pieces()
+        else:
+            pieces = inline.iter_pieces(p, StoryState(), hidden_styles)
+        for piece in pieces:
             kind = piece.kind
             if mark_run is not None and run_order.get(piece.run, -1) >= run_order.get(mark_run, 0):
                 add_label(note_mark, self.formatter.run(mark_run, p, para_fmt, table_style))
@@ -561,16 +595,21 @@ class ParagraphMeasurer:
 
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
                 note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
-                open_comments: tuple[str, ...] = ()) -> MeasuredParagraph:
+                open_comments: tuple[str, ...] = (), joined: tuple = (),
+                joined_open: tuple | None = None) -> MeasuredParagraph:
         """grid: the section's line pitch in px when it has a line grid and p is body text;
         note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef;
-        open_comments: comment ranges open where the paragraph starts."""
+        open_comments: comment ranges open where the paragraph starts (where the first joined one
+        starts); joined: the paragraphs a deleted mark runs on into p, in an accepted view (the
+        whole is one paragraph with p's properties, its accepted offsets those of their block);
+        joined_open: the comment ranges open where each of them after the first starts."""
         para = self.formatter.paragraph(p, table_style, cell_position)
         if not para.snap_to_grid:
             grid = 0.0
         label = _shown_label(block)
         text, formats, accepted, spans, breaks, notes = self.display_text(p, para, label, table_style, note_numbers,
-                                                                          note_mark, open_comments)
+                                                                          note_mark, open_comments, joined,
+                                                                          joined_open)
         objects, floating = self._last_objects
         drawings = self._last_drawings
         comment_marks, hidden_changes = self._last_marks
@@ -928,6 +967,13 @@ def _grid_height(natural: float, para, pitch: float) -> float:
     if para.line_rule == "auto" and para.line > 240:
         height *= para.line / 240.0
     return height
+
+
+def joined_away() -> MeasuredParagraph:
+    """A paragraph whose deleted mark runs it on into the next one, in an accepted view: it takes
+    no room of its own (its text is laid out with the paragraph whose mark survives)."""
+    return MeasuredParagraph(text="", layout=QTextLayout(""), lines=[Line(0.0, 0.0, 0.0, 0, 0)], space_before=0.0,
+                             space_after=0.0, x=0.0, width=0.0, accepted=AcceptedMap(), vanished=True)
 
 
 def _vanishes(p, view: str, spans, breaks) -> bool:
