@@ -288,3 +288,36 @@ def test_a_table_with_a_row_still_standing_is_not_joined_across():
     rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + standing
                    + para("40000002", " the price."))
     assert content(rev) == ["The buyer pays", "Schedule C", " the price."] == accepted(rev)
+
+
+# -- list numbers in the accepted view -------------------------------------------------------------------
+
+NUMBERED = ('<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+            '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>')
+NUM = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>'
+
+
+def numbered(pid: str, text: str, rid: int | None = None) -> str:
+    """A list item; with rid, wholly deleted by Bob (its text and its mark)."""
+    if rid is None:
+        return para(pid, text, f"<w:pPr>{NUM}</w:pPr>")
+    ppr = f'<w:pPr>{NUM}<w:rPr><w:del w:id="{rid}" w:author="Bob" {DATE}/></w:rPr></w:pPr>'
+    return para(pid, text, ppr, wrap=("del", rid + 100, "Bob"))
+
+
+def labels(rev: DocxReviewer) -> list[tuple[str, str]]:
+    return [(b.display_label, b.text) for b in rev.snapshot().blocks if b.is_content]
+
+
+def test_a_wholly_deleted_list_item_takes_no_number_in_the_accepted_view():
+    # podily-bps in the corpus: "7.6.1" read where accept-all numbers the clause "7.5.3"
+    body = (numbered("70000001", "One.") + numbered("70000002", "Two.") + numbered("70000003", "Struck.", 1)
+            + numbered("70000004", "Four.") + numbered("70000005", "Five."))
+    rev = DocxReviewer.from_bytes(build_docx(body, numbering=NUMBERED))
+    assert labels(rev) == [("1.", "One."), ("2.", "Two."), ("3.", "Four."), ("4.", "Five.")]
+    copy = DocxReviewer.from_bytes(rev.to_bytes())
+    copy.accept_all()
+    assert labels(copy) == labels(rev)
+    copy = DocxReviewer.from_bytes(rev.to_bytes())
+    copy.reject_all()
+    assert [label for label, _ in labels(copy)] == ["1.", "2.", "3.", "4.", "5."]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from . import inline
-from .accepted import joins_into
+from .accepted import joins_into, mark_deleted
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
 from .numbering import LabelCounter
 from .ooxml import (
@@ -414,7 +414,8 @@ class _Walker:
         block._preview = extras["runs"]
         if extras["boundaries"]:
             block.structural_boundaries = extras["boundaries"]
-        self.paragraph_properties(p, block)
+        # a wholly deleted paragraph (its text and its mark) is gone once accepted: it takes no number
+        self.paragraph_properties(p, block, counted=is_content or bool(joined) or not mark_deleted(p))
         self.blocks.append(block)
         self.by_paragraph[p] = block
         for part in joined:  # their changes, comments and clicks belong to the block that reads them
@@ -490,7 +491,7 @@ class _Walker:
         return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
                                 "pstyle": pstyle}
 
-    def paragraph_properties(self, p, block: Block):
+    def paragraph_properties(self, p, block: Block, counted: bool = True):
         doc = self.doc
         ppr = first_child(p, T_PPR)
         style_id = None
@@ -532,7 +533,7 @@ class _Walker:
         label = None
         if eff_num is not None:
             block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
-            if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
+            if counted and doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
                 label, _level = self.counter.feed(eff_num, eff_lvl)
         if heading is not None:
             block.kind = "heading"
