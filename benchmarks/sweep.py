@@ -13,7 +13,7 @@ FOLDER defaults to ../shared/corpus/wild/. Per file, in order (a step that canno
 - edit: a tracked paragraph inserted after the first content block and a comment on it, by the tools;
 - save: the bytes reopen in our reader (same block texts) and in python-docx;
 - accept: accept-all of the edited document reads as the snapshot promised (the accepted view
-  with the new paragraph);
+  with the new paragraph), list and heading numbers included;
 - reject: reject-all of the edited document equals reject-all of the original;
 - compare: the redline of the original against the edited copy; its accept-all equals the edited
   copy's accepted text and its reject-all the original's.
@@ -66,6 +66,9 @@ state = {}
 def texts(rev):
     return [b.text for b in rev.snapshot().content_blocks]
 
+def labelled(rev):  # the numbers a lawyer cites, with their text
+    return [f"{b.display_label or ''} {b.text}" for b in rev.snapshot().content_blocks]
+
 def differ(expected, got):
     for i, (a, b) in enumerate(zip(expected, got)):
         if a != b:
@@ -117,6 +120,7 @@ def do_edit():
     if rest != state["texts"]:
         return "invariant", "the accepted view after the edit: " + differ(state["texts"], rest)
     state["intended"] = got
+    state["numbered"] = labelled(state["rev"])
     new = next(b for b in state["rev"].snapshot().content_blocks if b.text == "Sweep clause inserted for review.")
     result = execute_tool_call("add_comment", {"blockId": new.id, "text": "Sweep comment."}, bridge)
     if not result.get("ok") or not result["result"]["applied"]:
@@ -146,6 +150,8 @@ def do_accept():
     rev.accept_all()
     if texts(rev) != state["intended"]:
         return "invariant", "accept-all: " + differ(state["intended"], texts(rev))
+    if labelled(rev) != state["numbered"]:
+        return "invariant", "accept-all numbers: " + differ(state["numbered"], labelled(rev))
 
 def do_reject():
     if "saved" not in state:
