@@ -315,9 +315,20 @@ def test_a_wholly_deleted_list_item_takes_no_number_in_the_accepted_view():
             + numbered("70000004", "Four.") + numbered("70000005", "Five."))
     rev = DocxReviewer.from_bytes(build_docx(body, numbering=NUMBERED))
     assert labels(rev) == [("1.", "One."), ("2.", "Two."), ("3.", "Four."), ("4.", "Five.")]
+    # the struck item is cited by the number it had (a change row says "clause 3 deleted")
+    struck = [b for b in rev.snapshot().blocks if not b.is_content]
+    assert [b.display_label for b in struck] == ["3."]
     copy = DocxReviewer.from_bytes(rev.to_bytes())
     copy.accept_all()
     assert labels(copy) == labels(rev)
     copy = DocxReviewer.from_bytes(rev.to_bytes())
     copy.reject_all()
     assert [label for label, _ in labels(copy)] == ["1.", "2.", "3.", "4.", "5."]
+
+
+def test_a_run_of_struck_items_is_cited_by_the_numbers_they_had():
+    body = (numbered("71000001", "One.") + numbered("71000002", "Struck.", 1) + numbered("71000003", "Gone.", 2)
+            + numbered("71000004", "Four."))
+    rev = DocxReviewer.from_bytes(build_docx(body, numbering=NUMBERED))
+    assert labels(rev) == [("1.", "One."), ("2.", "Four.")]
+    assert [b.display_label for b in rev.snapshot().blocks if not b.is_content] == ["2.", "3."]

@@ -318,6 +318,14 @@ class LabelCounter:
         self._starts: dict[str, list[int]] = {}
         self._seen_nums: set[str] = set()
 
+    def fork(self) -> LabelCounter:
+        """A counter that goes on from this one's state without changing it."""
+        out = LabelCounter(self.numbering)
+        out._counters = {key: list(values) for key, values in self._counters.items()}
+        out._starts = self._starts  # (read only once made)
+        out._seen_nums = set(self._seen_nums)
+        return out
+
     def _state(self, key: str, num_id: str) -> tuple[list[int | None], list[int]]:
         counters = self._counters.get(key)
         if counters is None:

@@ -262,6 +262,7 @@ class _Walker:
         self.styles = doc.styles
         self.numbering = doc.numbering
         self.counter = LabelCounter(doc.numbering)
+        self.deleted_counter: LabelCounter | None = None  # numbers wholly deleted items as they were
         self.state = StoryState()
         self.hidden_styles = doc.hidden_character_styles
         self.positional_ids = positional_ids
@@ -533,8 +534,16 @@ class _Walker:
         label = None
         if eff_num is not None:
             block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
-            if counted and doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
-                label, _level = self.counter.feed(eff_num, eff_lvl)
+            if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
+                if counted:
+                    self.deleted_counter = None
+                    label, _level = self.counter.feed(eff_num, eff_lvl)
+                else:
+                    # a wholly deleted item takes no number in the accepted view, but is cited by the
+                    # one it had: a run of them counts on from the last item that stays
+                    if self.deleted_counter is None:
+                        self.deleted_counter = self.counter.fork()
+                    label, _level = self.deleted_counter.feed(eff_num, eff_lvl)
         if heading is not None:
             block.kind = "heading"
             block.display_label = label if label else style_id
