@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from ..agents import privacy
 from ..agents.compare import diff_reviewers, open_view
+from ..agents.compare_notes import redline_notes
 from ..agents.redline import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
@@ -64,7 +65,8 @@ def build_redline(base_path, revised_path, author: str) -> tuple[DocxReviewer, d
 
 
 def summary_text(diff: dict, result: dict, base_path, revised_path) -> str:
-    """What heads the differences: which files, how much is unchanged, what could not be redlined."""
+    """What heads the differences: which files, how much is unchanged, what could not be redlined,
+    and where the redline is coarser than word by word (the command line's notes, compare_notes.py)."""
     c = diff["summaryCounts"]
     lines = [f"Earlier version: {Path(base_path).name}", f"Later version: {Path(revised_path).name}"]
     if not diff["changes"]:
@@ -78,6 +80,7 @@ def summary_text(diff: dict, result: dict, base_path, revised_path) -> str:
     if unprocessed:
         lines.append(f"{unprocessed} header, footer or note part{'s are' if unprocessed != 1 else ' is'} left as in "
                      "the earlier version (they are in only one of the two files).")
+    lines += redline_notes(result)
     return "\n".join(lines)
 
 
