@@ -64,3 +64,32 @@ def test_the_summary_names_a_style_the_later_version_never_defined(qtbot, ghost_
     assert compare_cli([*map(str, ghost_pair), "-o", str(tmp_path / "red.docx"), "--summary"]) == 0
     assert GHOST_NOTE in capsys.readouterr().out.splitlines()
 
+
+
+def test_a_damaged_earlier_version_is_named_and_the_redline_saves_its_part_as_chosen(qtbot, tmp_path, monkeypatch):
+    from test_window_damaged_parts import PILOT, THEME, assert_sound_theme, cut_short, entry
+
+    from folio_desktop.docx import DocxReviewer
+
+    damaged = cut_short(PILOT.read_bytes(), THEME)
+    base, revised = tmp_path / "pilot v1.docx", tmp_path / "pilot v2.docx"
+    base.write_bytes(damaged)
+    revised.write_bytes(cut_short(PILOT.read_bytes(), "word/settings.xml"))
+    window = open_compare(qtbot, base, revised)
+    lines = window.summary.text().splitlines()
+    assert lines[-2:] == [
+        "The earlier version's theme word/theme/theme1.xml is damaged. The redline is built on that version, so "
+        "saving it keeps that part as read, unless you choose File > Repair Damaged Parts When Saving.",
+        "The later version's settings part word/settings.xml is damaged; its text was compared without it."]
+    assert window.repair_action.isVisible() and not window.repair_action.isChecked()
+
+    kept, repaired = tmp_path / "kept.docx", tmp_path / "repaired.docx"
+    assert window.save_to(str(kept))
+    assert entry(kept.read_bytes(), THEME) == entry(damaged, THEME)
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    next(a for a in file_menu.actions() if a.text() == "&Repair Damaged Parts When Saving").trigger()
+    assert window.repair_action.isChecked()
+    assert window.save_to(str(repaired))
+    assert_sound_theme(repaired.read_bytes())
+    assert DocxReviewer.open(repaired).open_warnings == []
+    assert DocxReviewer.open(kept).get_content_as_text() == DocxReviewer.open(repaired).get_content_as_text()
