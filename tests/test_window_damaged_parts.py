@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 
 import pytest
 from chat_helpers import PILOT, open_window
@@ -216,10 +217,10 @@ def test_the_recovery_copy_is_written_as_the_lawyer_chose(qtbot, tmp_path, damag
     window = open_window(qtbot, tmp_path, None, source=path)
     edit_a_paragraph(window)
     written = window.autosaver.save_now()
-    assert written and entry(open(written, "rb").read(), THEME) == theme_as_read
+    assert written and entry(Path(written).read_bytes(), THEME) == theme_as_read
     qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)
     written = window.autosaver.save_now()
-    assert_sound_theme(open(written, "rb").read())
+    assert_sound_theme(Path(written).read_bytes())
 
 
 def test_a_restored_recovery_copy_tells_its_warnings_again(qtbot, tmp_path, damaged):
