@@ -1,7 +1,8 @@
 """`folio-desktop compare OLD NEW -o OUT.docx`: write a redline of OLD -> NEW as tracked changes.
 
-Prints one result line (and with --summary the diff text the model reads); progress goes to stderr
-only for steps that take longer than half a second; bad input is one plain line and exit code 1.
+Prints one result line (and with --summary the notes on how the redline was written, from
+compare_notes.py, then the diff text the model reads); progress goes to stderr only for steps that
+take longer than half a second; bad input is one plain line and exit code 1.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from folio_desktop.docx.package import atomic_write, read_document_file
 
 from . import privacy as privacy_mod
 from .compare import diff_reviewers, format_version_diff_for_llm, open_view
+from .compare_notes import redline_notes
 from .redline import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
@@ -88,32 +90,10 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
         line += f"; {len(result['fallbacks'])} story part(s) redlined as whole paragraphs and tables"
     print(line + ".", file=out)
     if args.summary:
-        for fallback in result["fallbacks"]:
-            print(describe_fallback(fallback), file=out)
+        for note in redline_notes(result):
+            print(note, file=out)
         print(format_version_diff_for_llm(diff), file=out)
     return 0
-
-
-def story_name(key: str) -> str:
-    """'main' -> 'the main text', 'footnote:3' -> 'footnote 3', 'header:rId7' -> 'the header (rId7)'."""
-    kind, _, ref = key.partition(":")
-    if kind == "main":
-        return "the main text"
-    if kind in ("footnote", "endnote"):
-        return f"{kind} {ref}"
-    return f"the {kind} ({ref})" if ref else f"the {kind}"
-
-
-def describe_fallback(fallback: dict) -> str:
-    """One plain sentence: where the redline is coarser than word by word, how much, and why."""
-    where = story_name(fallback["story"])
-    if fallback["scope"] == "story":
-        what = f"In {where} every paragraph and table is shown deleted and re-inserted whole"
-    else:
-        n, blocks = fallback["regions"], fallback["blocks"]
-        what = (f"In {where}, {n} changed region{'s' if n != 1 else ''} ({blocks} paragraph{'s' if blocks != 1 else ''}"
-                " and table cells) are shown as whole paragraphs and tables deleted and inserted")
-    return f"Note: {what}, not word by word: the word-level redline failed its check ({fallback['reason']})."
 
 
 def main() -> int:

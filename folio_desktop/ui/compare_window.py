@@ -9,6 +9,11 @@ by the engine before it is shown (reject all gives the base, accept all the revi
 The redline is a reviewer of its own: its differences are its tracked changes (ChangesPanel with
 differences=True, one row per changed paragraph), and accepting or rejecting one goes through its
 own ReviewActions, so Edit > Undo takes it back and the saved .docx holds what the lawyer chose.
+
+The summary also says how the redline was written (the command line's notes: parts redlined as whole
+paragraphs and tables, styles the later version never defined) and which parts of either version are
+damaged; the redline carries the earlier version's, kept as read at save unless File > Repair Damaged
+Parts When Saving is checked.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from ..agents import privacy
 from ..agents.compare import diff_reviewers, open_view
+from ..agents.compare_notes import redline_notes
 from ..agents.redline import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
@@ -40,20 +46,31 @@ from ..agents.redline import (
 from ..docx import DocxReviewer
 from ..docx.errors import DocxError
 from ..docx.package import read_document_file
+from ..docx.package_damage import KEEP, REBUILD
 from .changes_panel import ChangesPanel
 from .page_view import PageView
 from .review_actions import ReviewActions
+from .save_as_dialog import listed, repairable_parts
 from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx)"
 SIZE = (1280, 860)  # at most; a smaller screen gets nine tenths of it
+REPAIR_MENU_TEXT = "&Repair Damaged Parts When Saving"
 
 
 def build_redline(base_path, revised_path, author: str) -> tuple[DocxReviewer, dict, dict]:
     """(reviewer over the redline, FolioVersionDiff, redline result). Any failure is a DocxError
     whose message says which file and what to do."""
-    base = open_view(read_document_file(base_path), author=author)
-    revised = open_view(read_document_file(revised_path))
+    return redline_of(*read_versions(base_path, revised_path, author), author)
+
+
+def read_versions(base_path, revised_path, author: str) -> tuple[DocxReviewer, DocxReviewer]:
+    """Both versions opened in their final view (DocxError when either cannot be read)."""
+    return open_view(read_document_file(base_path), author=author), open_view(read_document_file(revised_path))
+
+
+def redline_of(base: DocxReviewer, revised: DocxReviewer, author: str) -> tuple[DocxReviewer, dict, dict]:
+    """As build_redline, from versions already read; `base` is edited in place."""
     diff = diff_reviewers(base, revised)
     try:
         result = redline_reviewers(base, revised, author)
@@ -63,8 +80,32 @@ def build_redline(base_path, revised_path, author: str) -> tuple[DocxReviewer, d
     return DocxReviewer.from_bytes(result["buffer"], author=author), diff, result
 
 
-def summary_text(diff: dict, result: dict, base_path, revised_path) -> str:
-    """What heads the differences: which files, how much is unchanged, what could not be redlined."""
+def damaged_parts_of(reviewer: DocxReviewer) -> list[str]:
+    """“theme word/theme/theme1.xml”, one per damaged part the document was read without."""
+    return [f"{d.label} {d.name}" for d in reviewer.document.package.damaged.values()]
+
+
+def describe_damaged_versions(earlier: list[str], later: list[str]) -> list[str]:
+    """What the damaged parts of either version mean for the redline: it is built on the earlier
+    version, so carries that one's parts (kept as read unless repaired at save); the later version
+    only lends its text."""
+    lines = []
+    if earlier:
+        one = len(earlier) == 1
+        lines.append(f"The earlier version's {listed(earlier)} {'is' if one else 'are'} damaged. The redline is "
+                     f"built on that version, so saving it keeps {'that part' if one else 'those parts'} as read, "
+                     f"unless you choose File > {REPAIR_MENU_TEXT.replace('&', '')}.")
+    if later:
+        one = len(later) == 1
+        lines.append(f"The later version's {listed(later)} {'is' if one else 'are'} damaged; its text was "
+                     f"compared without {'it' if one else 'them'}.")
+    return lines
+
+
+def summary_text(diff: dict, result: dict, base_path, revised_path, damaged: tuple[list, list] = ([], [])) -> str:
+    """What heads the differences: which files, how much is unchanged, what could not be redlined,
+    where the redline is coarser than word by word (the command line's notes, compare_notes.py), and
+    the damaged parts of either version (`damaged`: describe_damaged_versions's two lists)."""
     c = diff["summaryCounts"]
     lines = [f"Earlier version: {Path(base_path).name}", f"Later version: {Path(revised_path).name}"]
     if not diff["changes"]:
@@ -78,6 +119,8 @@ def summary_text(diff: dict, result: dict, base_path, revised_path) -> str:
     if unprocessed:
         lines.append(f"{unprocessed} header, footer or note part{'s are' if unprocessed != 1 else ' is'} left as in "
                      "the earlier version (they are in only one of the two files).")
+    lines += redline_notes(result)
+    lines += describe_damaged_versions(*damaged)
     return "\n".join(lines)
 
 
@@ -90,7 +133,9 @@ class CompareWindow(QMainWindow):
         self.base_path, self.revised_path = str(base_path), str(revised_path)
         QApplication.setOverrideCursor(Qt.WaitCursor)  # about a second for a 75-page contract
         try:
-            self.reviewer, self.diff, self.result = build_redline(base_path, revised_path, author)
+            base, revised = read_versions(base_path, revised_path, author)
+            damaged = damaged_parts_of(base), damaged_parts_of(revised)  # before the redline edits base
+            self.reviewer, self.diff, self.result = redline_of(base, revised, author)
         finally:
             QApplication.restoreOverrideCursor()
         self.path: str | None = None  # where the redline was last saved
@@ -105,7 +150,7 @@ class CompareWindow(QMainWindow):
         # insertions and deletions in two colours: every change here has the same author
         self.view.set_change_colors("kind")
         self.setCentralWidget(self.view)
-        self.summary = QLabel(summary_text(self.diff, self.result, base_path, revised_path))
+        self.summary = QLabel(summary_text(self.diff, self.result, base_path, revised_path, damaged))
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.differences = ChangesPanel(differences=True)
@@ -143,6 +188,10 @@ class CompareWindow(QMainWindow):
         self.save_action.setShortcut(QKeySequence.Save)
         self.save_as_action = file.addAction("Save Redline &As…", self.save_as_dialog)
         self.save_as_action.setShortcut(QKeySequence.SaveAs)
+        # the redline carries the earlier version's damaged parts: kept as read unless this is checked
+        self.repair_action = file.addAction(REPAIR_MENU_TEXT)
+        self.repair_action.setCheckable(True)
+        self.repair_action.setVisible(bool(repairable_parts(self.reviewer)))
         file.addSeparator()
         close = file.addAction("&Close", self.close)
         close.setShortcut(QKeySequence.Close)
@@ -237,8 +286,9 @@ class CompareWindow(QMainWindow):
         return str(revised.with_name(f"{revised.stem} (redline).docx"))
 
     def save_redline(self, path) -> None:
-        """Write the redline .docx (atomic). Raises DocxError with a message for the user."""
-        self.reviewer.save(path)
+        """Write the redline .docx (atomic), its damaged parts as the File menu chooses. Raises
+        DocxError with a message for the user."""
+        self.reviewer.save(path, damaged_parts=REBUILD if self.repair_action.isChecked() else KEEP)
 
     def save(self) -> bool:
         """Save where it was saved last; the first time, ask where (Save As)."""

@@ -1,5 +1,5 @@
 """A bar above the pages that tells the lawyer something about the open document without blocking
-(hidden text it holds, fonts this computer lacks): plain text, an optional action button, and a
+(hidden text it holds, fonts this computer lacks, parts it opened without): plain text, an optional action button, and a
 close button that puts it away until the next document opens."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
 from ..layout.fonts import SUBSTITUTES
+from .save_as_dialog import listed
 
 
 class InfoBar(QFrame):
@@ -62,3 +63,26 @@ def describe_font_substitutions(substitutions: dict[str, str]) -> str | None:
         head = f"{len(pairs)} fonts of this document are not installed on this computer: " + ", ".join(pairs)
     return (head + ", so lines and page breaks may fall differently than in Word. Install the font to see the "
             "document as its author did.")
+
+
+REPAIR_ACTION = "Repair when saving"
+
+
+def describe_open_warnings(warnings: list[str], repairable: list[str], repair: bool) -> str | None:
+    """The engine's open warnings (one sentence each, naming the part or the Strict format) under a
+    plain heading, and, when some damaged part can be rebuilt, what the next save does with it."""
+    if not warnings:
+        return None
+    lines = ["This document opened with a warning:" if len(warnings) == 1
+             else f"This document opened with {len(warnings)} warnings:"]
+    lines += [f"• {w}" for w in warnings]
+    if repairable:
+        one, named = len(repairable) == 1, listed(repairable)
+        if repair:
+            lines.append(f"Saving will replace {named} with {'a minimal sound part' if one else 'minimal sound parts'}"
+                         " (the text, changes and comments are not affected).")
+        else:
+            lines.append(f"Saving keeps {named} as {'it was' if one else 'they were'} read, so nothing is lost. "
+                         f"Choose “{REPAIR_ACTION}” to write {'a minimal sound part' if one else 'minimal sound parts'}"
+                         " instead.")
+    return "\n".join(lines)

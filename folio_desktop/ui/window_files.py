@@ -5,6 +5,11 @@ a recovery copy. Mixed into ReviewWindow.
 Saving never loses work: a file changed by another program since it was opened is not replaced
 without asking (Save As / Overwrite / Cancel), and a read-only file, a full disk or a missing
 permission is explained with the file's name while the document stays open and unsaved.
+
+A document that opened with warnings (a damaged theme, font table, settings or custom XML part; a
+Strict Open XML file) says so in a bar above the pages. Its damaged parts are written as read unless
+the lawyer chooses to repair them (the bar's button, or the Save As options); that one choice is what
+Save, Save As, a saved copy and the recovery copy all write.
 """
 
 from __future__ import annotations
@@ -19,13 +24,20 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from .. import APP_NAME
 from ..docx import DocxError, DocxReviewer
 from ..docx.errors import SaveConflictError
+from ..docx.package_damage import KEEP, REBUILD
 from .app import DISCARD, RESTORE, ask_recovery
 from .compare_window import CompareWindow
 from .concealed_notice import ConcealedNotice
 from .export import export_pdf
-from .info_bar import InfoBar, describe_font_substitutions
+from .info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from .recovery import RecoveryEntry
-from .save_as_dialog import SaveAsOptionsDialog, SaveOptions, describe_removed, save_with_options
+from .save_as_dialog import (
+    SaveAsOptionsDialog,
+    SaveOptions,
+    describe_removed,
+    repairable_parts,
+    save_with_options,
+)
 from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx);;All files (*)"
@@ -70,6 +82,7 @@ class FilesMixin:
         self.record("open", path=path)
         self.statusBar().showMessage(f"Opened {path}", 5000)
         self._tell_concealed_text()
+        self._tell_open_warnings()
         return True
 
     def open_copy(self, path: str | os.PathLike, name: str | None = None) -> bool:
@@ -89,6 +102,7 @@ class FilesMixin:
         self.record("open", copyOf=path)
         self.statusBar().showMessage(f"Opened a copy of {Path(path).name}: Save asks where to keep it.", 8000)
         self._tell_concealed_text()
+        self._tell_open_warnings()
         return True
 
     @property
@@ -129,6 +143,50 @@ class FilesMixin:
             return
         if notice.set_report(report) and status:
             self.statusBar().showMessage(report.describe(), 15000)
+
+    def _tell_open_warnings(self) -> None:
+        """What the document opened without (a damaged part, named) or was read as (Strict Open XML),
+        in a bar above the pages, with the button that repairs the damaged parts at save."""
+        notice = getattr(self, "warnings_notice", None)
+        if notice is None:
+            notice = self.warnings_notice = InfoBar(
+                "openWarningsNotice", REPAIR_ACTION,
+                "Write a minimal sound part in place of each damaged one when you save. Off: they are "
+                "written as they were read.")
+            notice.action_button.setCheckable(True)
+            notice.action_button.toggled.connect(self.set_repair_damaged)
+            column = self.centralWidget().layout()
+            column.insertWidget(column.indexOf(self.view), notice)
+        self._show_open_warnings()
+
+    def _show_open_warnings(self) -> None:
+        notice = getattr(self, "warnings_notice", None)
+        if notice is None or self.reviewer is None:
+            return
+        repairable = repairable_parts(self.reviewer)
+        repair = self.damaged_parts == REBUILD
+        button = notice.action_button
+        button.setVisible(bool(repairable))
+        button.blockSignals(True)  # showing the choice is not making it
+        button.setChecked(repair)
+        button.blockSignals(False)
+        notice.tell(describe_open_warnings(self.reviewer.open_warnings, repairable, repair))
+
+    @property
+    def damaged_parts(self) -> str:
+        """What a save writes for the damaged parts the open document was read without: KEEP (them as
+        read, the default: nothing is lost) or REBUILD (minimal sound ones), as the lawyer chose for
+        this document. A document opened next starts again from KEEP."""
+        chosen = getattr(self, "_repair_for", None)
+        return REBUILD if chosen is not None and chosen is self.reviewer else KEEP
+
+    def set_repair_damaged(self, repair: bool) -> None:
+        """The lawyer's choice for the open document's damaged parts, for every save from now on."""
+        if self.reviewer is None or repair == (self.damaged_parts == REBUILD):
+            return
+        self._repair_for = self.reviewer if repair else None
+        self.record("damaged_parts", choice=self.damaged_parts)
+        self._show_open_warnings()
 
     def _leave_document(self) -> None:
         """The open document's unsaved work was saved or dropped: its recovery copy goes."""
@@ -197,7 +255,9 @@ class FilesMixin:
         self.recent.add(written)
         self.record("save", path=written)
         self._update_title()
-        self.statusBar().showMessage(f"Saved {written}", 5000)
+        repaired = " with its damaged parts repaired" if self.damaged_parts == REBUILD \
+            and repairable_parts(self.reviewer) else ""
+        self.statusBar().showMessage(f"Saved {written}{repaired}", 5000)
         return True
 
     def _write(self, target: str, force: bool = False) -> str | None:
@@ -207,7 +267,7 @@ class FilesMixin:
             self._error("The document was not saved", problem)
             return None
         try:
-            return self.reviewer.save(target, force=force)
+            return self.reviewer.save(target, force=force, damaged_parts=self.damaged_parts)
         except SaveConflictError:
             choice = self.ask_save_conflict(target)
             if choice == OVERWRITE:
@@ -249,14 +309,16 @@ class FilesMixin:
         chosen = self._ask_save_path("Save document as", suggested, DOCX_FILTER)
         if not chosen:
             return False
-        dialog = SaveAsOptionsDialog(self)
+        dialog = SaveAsOptionsDialog(self, SaveOptions(damaged_parts=self.damaged_parts),
+                                     damaged=repairable_parts(self.reviewer))
         try:
             if not dialog.exec():
                 return False
             options = dialog.options()
         finally:
             dialog.deleteLater()
-        if options == SaveOptions():
+        self.set_repair_damaged(options.damaged_parts == REBUILD)  # one choice per document: the bar follows
+        if not options.makes_copy:
             return self.save_document(chosen)
         return self.save_copy(chosen, options)
 
@@ -384,7 +446,7 @@ class FilesMixin:
         """What the autosaver writes: this document's bytes while it has unsaved work."""
         if self.reviewer is None or not self.modified:
             return None
-        return self.path, self.reviewer.to_bytes(), self._source_digest
+        return self.path, self.reviewer.to_bytes(damaged_parts=self.damaged_parts), self._source_digest
 
     def open_recovered(self, entry: RecoveryEntry) -> bool:
         """Open a recovery copy as the unsaved work on its original file. When that file has changed
@@ -412,5 +474,6 @@ class FilesMixin:
         self.statusBar().showMessage(f"Restored the unsaved work on {entry.name} from {entry.saved_at}. "
                                      "Save it to keep it.", 10000)
         self._tell_concealed_text(status=False)  # the bar says it; the status bar keeps "Save it"
+        self._tell_open_warnings()
         self.autosaver.changed()
         return True
