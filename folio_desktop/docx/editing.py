@@ -145,13 +145,19 @@ class ParagraphView:
         if seg.start < offset:
             if seg.kind != TEXT or seg.node.tag not in (T_T, T_DELTEXT):
                 raise EditError("protectedReference", "the offset falls inside a footnote or endnote marker")
-            new = split_run(seg.run, seg.node, offset - seg.start)
-            self.refresh()
+            k = offset - seg.start
+            new = split_run(seg.run, seg.node, k)
+            # the segs as a fresh walk reads them (a walk per split made a word-level redline of a
+            # long paragraph quadratic): the cut text's right part, and everything after it in
+            # that run, now lies in the new run
+            cut = [Seg(seg.start, offset, TEXT, seg.text[:k], seg.run, seg.node),
+                   Seg(offset, seg.end, TEXT, seg.text[k:], new, _text_node(new))]
+            self.segs = segs[:i] + cut + _moved(segs[i + 1:], seg.run, new)
             return _position_before(new)
         prev = segs[i - 1]
         if prev.run is seg.run:
             new = split_run(seg.run, seg.node, 0)
-            self.refresh()
+            self.segs = segs[:i] + _moved(segs[i:], seg.run, new)
             return _position_before(new)
         return _position_before(seg.run)
 
@@ -339,6 +345,11 @@ def _plain_text_run(run: etree._Element) -> bool:
 
 def _text_node(run: etree._Element) -> etree._Element:
     return next(c for c in run if c.tag in (T_T, T_DELTEXT))
+
+
+def _moved(segs: list[Seg], run: etree._Element, new: etree._Element) -> list[Seg]:
+    """`segs` after split_run moved the rest of `run` into `new`."""
+    return [Seg(s.start, s.end, s.kind, s.text, new, s.node) if s.run is run else s for s in segs]
 
 
 def _carrier(seg: Seg) -> etree._Element:
