@@ -31,12 +31,10 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.document import Document
 from folio_desktop.docx.editing import REVISION_TAGS, Stamp, max_revision_id, now_iso
 from folio_desktop.docx.ooxml import R_NS, W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR, W_VAL
 from folio_desktop.docx.op_context import is_last_paragraph
 from folio_desktop.docx.operations import OperationEngine
-from folio_desktop.docx.package import Package
 from folio_desktop.docx.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_ORDER
 from folio_desktop.docx.textkit import deterministic_para_id, index_to_utf16, text_hash
 
@@ -1026,23 +1024,17 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
     return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
 
 
-def _reopened(buffer: bytes) -> DocxReviewer:
-    """The written buffer read back as a new document. Not DocxReviewer.from_bytes: the snapshot it
-    reads at open would be thrown away by the reject or accept that follows."""
-    return DocxReviewer(Document(Package(buffer)))
-
-
 def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
     all the revised document. A key the base does not have (an imported note) is reported as None."""
     out: dict = {}
-    rejected = _reopened(buffer)
+    rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
     got = story_texts(rejected)
     for key in sorted(set(got) | set(base_texts)):
         if got.get(key) != base_texts.get(key):
             out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
-    accepted = _reopened(buffer)
+    accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
     got = {k: v for k, v in story_texts(accepted).items() if k not in skip}
     want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
