@@ -14,7 +14,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing import ParagraphView, Stamp
 from folio_desktop.docx.ooxml import W_NS
 
-_W = "{" + W_NS + "}"
 # runs split in the middle of words, a tab, a break, a complex field (code hidden, result shown), a
 # note marker, another author's insertion and our own, a hidden run, a run with two text nodes, a
 # field whose begin and separate characters share runs with text, a second note marker
