@@ -169,6 +169,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--long", type=int, default=17, metavar="COPIES",
                         help="copies of the NVCA body in the long pair (0: no long pair)")
+    parser.add_argument("--only", metavar="NAME", help="run only the pairs whose name contains NAME")
+    parser.add_argument("--compiled", action="store_true",
+                        help="run our modules from bytecode compiled once beforehand, as an installed package "
+                             "(and python-redlines, from its wheel) runs; by default, with PYTHONDONTWRITEBYTECODE "
+                             "set, each of our runs compiles every module it imports")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     other = _python_redlines_available()
@@ -176,8 +181,12 @@ def main() -> int:
         print(f"python-redlines cannot run here ({other}); only our timings are measured.")
     with tempfile.TemporaryDirectory(prefix="folio-compare-bench-") as tmp:
         work = Path(tmp)
-        cases = [(name, old, new, args.runs) for name, old, new in pairs(work)]
-        if args.long:
+        if args.compiled:  # a private bytecode cache: the checkout stays as it is
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "folio_desktop")], env=env, check=True)
+        cases = [(name, old, new, args.runs) for name, old, new in pairs(work) if not args.only or args.only in name]
+        if args.long and (not args.only or args.only in f"nvca x{args.long}"):  # the long pair takes a while to build
             cases.append((*long_pair(work, args.long), 1))
         print(f"{'pair':58} {'ours s':>8} {'ours cpu s':>10} {'py-redlines s':>14} {'ratio':>7}")
         ours_all, theirs_all, outputs = [], [], []

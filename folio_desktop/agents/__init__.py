@@ -1,31 +1,19 @@
 """The agent tool layer: 16 tools over a bridge, the suggest_changes front door, compare and redline.
 
-Never imports Qt. The compare and redline helpers load on first use.
+Never imports Qt. Every name loads its module on first use, so `folio-desktop compare` does not pay
+for the tool layer it never calls (the modules are compiled and run at each start).
 """
 
-from .batch_schema import (
-    DOCUMENT_OPERATION_BATCH_JSON_SCHEMA,
-    DOCUMENT_OPERATION_JSON_SCHEMA,
-    validate_operation_batch,
-)
-from .bridges import (
-    AgentBridge,
-    EditorRefBridge,
-    ReviewerBridge,
-    ReviewQueueBridge,
-    create_editor_ref_bridge,
-    create_reviewer_bridge,
-)
-from .definitions import TOOL_NAMES, get_tool_definitions, to_anthropic_tools, to_openai_tools
-from .execute import execute_tool_call
-from .parse import ToolInputError, parse_add_comment_input, parse_suggest_changes_input
-from .suggest_options import (
-    InvalidSuggestChangesOptionsError,
-    SuggestChangesOptions,
-    describe_suggest_changes_capabilities,
-)
-
 _LAZY = {
+    **dict.fromkeys(("DOCUMENT_OPERATION_BATCH_JSON_SCHEMA", "DOCUMENT_OPERATION_JSON_SCHEMA",
+                     "validate_operation_batch"), ".batch_schema"),
+    **dict.fromkeys(("AgentBridge", "EditorRefBridge", "ReviewerBridge", "ReviewQueueBridge",
+                     "create_editor_ref_bridge", "create_reviewer_bridge"), ".bridges"),
+    **dict.fromkeys(("TOOL_NAMES", "get_tool_definitions", "to_anthropic_tools", "to_openai_tools"), ".definitions"),
+    "execute_tool_call": ".execute",
+    **dict.fromkeys(("ToolInputError", "parse_add_comment_input", "parse_suggest_changes_input"), ".parse"),
+    **dict.fromkeys(("InvalidSuggestChangesOptionsError", "SuggestChangesOptions",
+                     "describe_suggest_changes_capabilities"), ".suggest_options"),
     "compare_docx_versions": ".compare",
     "format_version_diff_for_llm": ".compare",
     "generate_redline_docx": ".redline",
@@ -35,10 +23,16 @@ _LAZY = {
 def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib import import_module
 
-    return getattr(import_module(module, __name__), name)
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value  # found once; later lookups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

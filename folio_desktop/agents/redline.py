@@ -34,7 +34,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing import REVISION_TAGS, Stamp, max_revision_id, now_iso
 from folio_desktop.docx.ooxml import R_NS, W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR, W_VAL
 from folio_desktop.docx.op_context import is_last_paragraph
-from folio_desktop.docx.operations import OperationEngine
 from folio_desktop.docx.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_ORDER
 from folio_desktop.docx.textkit import deterministic_para_id, index_to_utf16, text_hash
 
@@ -755,9 +754,14 @@ class _StoryDocument:
 def _apply(doc, story, ops: list[dict], author: str) -> dict:
     if not ops:
         return {"applied": [], "skipped": []}
+    from folio_desktop.docx.operations import OperationEngine  # (loaded only when there is an edit to write)
+
     target = doc if story.type == "main" else _StoryDocument(doc, story)
-    # a fresh engine each time: its revision cursor must see the marks written since the last batch
-    result = OperationEngine(target, author).apply({"version": 1, "mode": "tracked-changes", "operations": ops})
+    # a fresh engine each time: its revision cursor must see the marks written since the last batch;
+    # no undo state (a deep copy of the story's part per batch): a failed redline is rebuilt from the
+    # pristine bytes instead
+    result = OperationEngine(target, author).apply({"version": 1, "mode": "tracked-changes", "operations": ops},
+                                                   undoable=False)
     if result["applied"] and story.type != "main":
         doc.package.mark_dirty(story.part)
     doc.invalidate()

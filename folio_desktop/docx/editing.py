@@ -23,7 +23,7 @@ _W = "{" + W_NS + "}"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 T_R, T_T, T_DELTEXT, T_INSTR, T_DELINSTR = _W + "r", _W + "t", _W + "delText", _W + "instrText", _W + "delInstrText"
 T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
-T_TAB, T_BR = _W + "tab", _W + "br"
+T_TAB, T_BR, T_FLDCHAR = _W + "tab", _W + "br", _W + "fldChar"
 _RUN_PROPERTY_REVISIONS = (_W + "rPrChange", _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo")
 # elements that may stand between runs inside one w:del wrapper
 _MARKERS = {_W + t for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd", "proofErr",
@@ -145,13 +145,19 @@ class ParagraphView:
         if seg.start < offset:
             if seg.kind != TEXT or seg.node.tag not in (T_T, T_DELTEXT):
                 raise EditError("protectedReference", "the offset falls inside a footnote or endnote marker")
-            new = split_run(seg.run, seg.node, offset - seg.start)
-            self.refresh()
+            k = offset - seg.start
+            new = split_run(seg.run, seg.node, k)
+            # the segs as a fresh walk reads them (a walk per split made a word-level redline of a
+            # long paragraph quadratic): the cut text's right part, and everything after it in
+            # that run, now lies in the new run
+            cut = [Seg(seg.start, offset, TEXT, seg.text[:k], seg.run, seg.node),
+                   Seg(offset, seg.end, TEXT, seg.text[k:], new, _text_node(new))]
+            self.segs = segs[:i] + cut + _moved(segs[i + 1:], seg.run, new)
             return _position_before(new)
         prev = segs[i - 1]
         if prev.run is seg.run:
             new = split_run(seg.run, seg.node, 0)
-            self.refresh()
+            self.segs = segs[:i] + _moved(segs[i:], seg.run, new)
             return _position_before(new)
         return _position_before(seg.run)
 
@@ -187,8 +193,12 @@ class ParagraphView:
         self.boundary(a)
         self.boundary(b)
         runs = self.runs_between(a, b)
-        if not allow_notes and any(seg.kind == NOTE for seg in self.segs if seg.start >= a and seg.end <= b):
+        notes = any(seg.kind == NOTE for seg in self.segs if seg.start >= a and seg.end <= b)
+        if not allow_notes and notes:
             raise EditError("protectedReference", "the edit would remove a footnote or endnote marker")
+        # the text after the range only moves back, unless a note marker (later ones are numbered
+        # again) or a field character (it opens or closes a field for what follows) goes with it
+        walk = notes or any(True for run in runs for _ in run.iter(T_FLDCHAR))
         last = None
         if stamp is not None:
             # Word's rule: deleting text of your own pending insertion takes it out, it is not struck
@@ -215,7 +225,14 @@ class ParagraphView:
                 for t in wrapper.iter(T_INSTR):
                     t.tag = T_DELINSTR
                 last = wrapper
-        self.refresh()
+        if walk:
+            self.refresh()
+        else:  # (a walk of the whole paragraph per deletion made a word-level redline quadratic)
+            n = b - a
+            self.segs = [seg for seg in self.segs if seg.end <= a] + [
+                Seg(seg.start - n, seg.end - n, seg.kind, seg.text, seg.run, seg.node)
+                for seg in self.segs if seg.start >= b]
+            self.text = self.text[:a] + self.text[b:]
         return last
 
     def insert(self, offset: int, text: str, stamp: Stamp | None, rpr: etree._Element | None = None,
@@ -339,6 +356,11 @@ def _plain_text_run(run: etree._Element) -> bool:
 
 def _text_node(run: etree._Element) -> etree._Element:
     return next(c for c in run if c.tag in (T_T, T_DELTEXT))
+
+
+def _moved(segs: list[Seg], run: etree._Element, new: etree._Element) -> list[Seg]:
+    """`segs` after split_run moved the rest of `run` into `new`."""
+    return [Seg(s.start, s.end, s.kind, s.text, new, s.node) if s.run is run else s for s in segs]
 
 
 def _carrier(seg: Seg) -> etree._Element:

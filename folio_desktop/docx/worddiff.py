@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # note markers ([^1], [^e2]) are tokens of their own, so words next to them can change alone
 _TOKENS = re.compile(r"\[\^e?\d+\]|\s+|(?:(?!\[\^e?\d+\])\S)+")
@@ -17,6 +18,11 @@ def diff_words(old: str, new: str) -> list[tuple[str, str]]:
     """[(op, text)] with op in equal|del|ins, adjacent equal ops merged, deletions before insertions.
 
     Over the cell budget the whole text is one deletion and one insertion."""
+    return list(_diff_words(old, new))
+
+
+@lru_cache(maxsize=256)  # compare diffs a changed paragraph, then its redline diffs the same texts again
+def _diff_words(old: str, new: str) -> tuple[tuple[str, str], ...]:
     a, b = tokenize(old), tokenize(new)
     start = 0
     while start < len(a) and start < len(b) and a[start] == b[start]:
@@ -32,7 +38,7 @@ def diff_words(old: str, new: str) -> list[tuple[str, str]]:
     else:
         ops += _lcs_ops(mid_a, mid_b)
     ops += [("equal", t) for t in a[end_a:]]
-    return _merge(ops)
+    return tuple(_merge(ops))
 
 
 def _lcs_ops(a: list[str], b: list[str]) -> list[tuple[str, str]]:
