@@ -13,7 +13,9 @@ about 52 pages a copy: 17 copies are about 870 pages) against a copy with 20 edi
 (acceptance, issue 15: under 20 s, with progress on stderr). Each tool runs as its own process per pair
 (`python -m folio_desktop compare OLD NEW -o OUT` and a python-redlines `run_redline` call), three
 times; the median is reported (wall time, and our CPU time, which is what a loaded machine does not
-inflate), with the ratio python-redlines / ours (> 1 means we are faster).
+inflate), with the ratio python-redlines / ours (> 1 means we are faster). Both run from bytecode
+compiled once into a private cache, as installed packages do (pip compiles at install); with
+--from-source, runs under PYTHONDONTWRITEBYTECODE compile every module they import each time.
 The LibreOffice step converts each of our outputs with `soffice --headless --convert-to pdf` and
 reports whether it opened; it is a separate step because it is slow and needs LibreOffice.
 """
@@ -170,10 +172,10 @@ def main() -> int:
     parser.add_argument("--long", type=int, default=17, metavar="COPIES",
                         help="copies of the NVCA body in the long pair (0: no long pair)")
     parser.add_argument("--only", metavar="NAME", help="run only the pairs whose name contains NAME")
-    parser.add_argument("--compiled", action="store_true",
-                        help="run our modules from bytecode compiled once beforehand, as an installed package "
-                             "(and python-redlines, from its wheel) runs; by default, with PYTHONDONTWRITEBYTECODE "
-                             "set, each of our runs compiles every module it imports")
+    parser.add_argument("--from-source", action="store_true",
+                        help="do not compile the modules beforehand: with PYTHONDONTWRITEBYTECODE set (as on "
+                             "some CI machines) each run of either tool then compiles every module it imports. "
+                             "By default both run from bytecode compiled once, as an installed package runs")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     other = _python_redlines_available()
@@ -181,7 +183,7 @@ def main() -> int:
         print(f"python-redlines cannot run here ({other}); only our timings are measured.")
     with tempfile.TemporaryDirectory(prefix="folio-compare-bench-") as tmp:
         work = Path(tmp)
-        if args.compiled:  # a private bytecode cache: the checkout stays as it is
+        if not args.from_source:  # a private bytecode cache: the checkout stays as it is
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "folio_desktop")], env=env, check=True)
