@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -103,3 +104,22 @@ def test_cost_uses_the_longest_matching_price():
     assert usage.cost("claude-sonnet-5-5") == pytest.approx(2.0 + 1.0 + 0.2)
     assert usage.cost("some-other-model") is None
     assert "no price known" in usage.describe("some-other-model")
+
+
+@pytest.mark.skipif(os.name != "posix" or sys.platform == "darwin", reason="the XDG rules are the Linux/BSD ones")
+@pytest.mark.parametrize("xdg", ["", "relative/config"])
+def test_an_empty_or_relative_xdg_config_home_is_ignored_as_the_spec_says(monkeypatch, tmp_path, xdg):
+    # the XDG spec: such a value is invalid; the settings must not land in whatever folder is current
+    monkeypatch.delenv("FOLIO_DESKTOP_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    assert settings_mod.default_config_dir() == tmp_path / ".config" / "folio-desktop"
+
+
+def test_the_config_folder_follows_xdg_config_home_and_the_override(monkeypatch, tmp_path):
+    monkeypatch.delenv("FOLIO_DESKTOP_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    if os.name == "posix" and sys.platform != "darwin":
+        assert settings_mod.default_config_dir() == tmp_path / "xdg" / "folio-desktop"
+    monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "mine"))
+    assert settings_mod.default_config_dir() == tmp_path / "mine"

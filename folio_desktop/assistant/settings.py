@@ -11,14 +11,16 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import platformdirs
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_ASSISTANT_AUTHOR = "Claude"  # so the lawyer can tell Claude's proposals from their own edits
 KEYRING_SERVICE = "folio-desktop"
 KEYRING_USER = "anthropic-api-key"
+APP_DIR = "folio-desktop"  # the settings folder's name in the platform's config folder
 SETTINGS_FILE = "settings.json"
 CREDENTIALS_FILE = "credentials.json"
 
@@ -28,15 +30,13 @@ SOURCE_FILE = "settings file"
 
 
 def default_config_dir() -> Path:
-    """Where settings live: FOLIO_DESKTOP_CONFIG_DIR, else the platform's per-user config folder."""
+    """Where settings live: FOLIO_DESKTOP_CONFIG_DIR, else the platform's per-user config folder
+    (platformdirs: the roaming AppData folder as Windows reports it, Application Support on macOS,
+    XDG_CONFIG_HOME elsewhere, where an empty or relative value is ignored as the XDG spec says)."""
     override = os.environ.get("FOLIO_DESKTOP_CONFIG_DIR")
     if override:
         return Path(override)
-    if sys.platform == "win32":
-        return Path(os.environ.get("APPDATA", Path.home())) / "folio-desktop"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "folio-desktop"
-    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "folio-desktop"
+    return Path(platformdirs.user_config_dir(APP_DIR, appauthor=False, roaming=True))
 
 
 def _default_author() -> str:
