@@ -58,3 +58,80 @@ def test_ruff_is_clean():
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", str(PACKAGE.parent)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """folio_desktop module -> the folio_desktop modules it imports, anywhere in it (inside functions
+    and under TYPE_CHECKING too: a cycle there is still two modules that each need the other)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = ("folio_desktop", *path.relative_to(PACKAGE).with_suffix("").parts)
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{node.module}" if node.module else anchor
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules]
+                # `from . import x` names module x, not the package that holds it
+                targets = subs if len(subs) == len(node.names) else [base, *subs]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            deps.update(t for t in targets if t in modules and t != name)
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index, low, on_stack, stack, out = {}, {}, set(), [], []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+    return out
+
+
+def test_no_import_cycles():
+    assert _cycles(_module_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert len(_module_graph()) > 100 and "folio_desktop.docx.snapshot" in _module_graph()["folio_desktop.docx.document"]

@@ -21,7 +21,7 @@ from folio_desktop.layout import layout_document
 from folio_desktop.ui.balloons import BADGE, anchors
 from folio_desktop.ui.balloons import _font as balloon_font
 from folio_desktop.ui.comments_panel import CommentsPanel
-from folio_desktop.ui.review_marks import MARKUP_WIDTH
+from folio_desktop.ui.page_geometry import MARKUP_WIDTH
 from folio_desktop.ui.review_window import ReviewWindow
 from folio_desktop.ui.text_flow import cursor_x
 

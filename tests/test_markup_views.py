@@ -19,7 +19,8 @@ from folio_desktop.layout import layout_document
 from folio_desktop.layout.paragraph import KIND_COLORS
 from folio_desktop.ui.export import export_pdf
 from folio_desktop.ui.live_bridge import LiveBridge
-from folio_desktop.ui.review_marks import BAR_OFFSET, MARKUP_WIDTH, SIMPLE_BAR, span_color, text_edges
+from folio_desktop.ui.page_geometry import MARKUP_WIDTH, text_edges
+from folio_desktop.ui.review_marks import BAR_OFFSET, SIMPLE_BAR, span_color
 from folio_desktop.ui.review_window import ReviewWindow
 from folio_desktop.ui.text_flow import cursor_x
 

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.page_geometry import GAP
+from folio_desktop.ui.page_geometry import GAP, text_edges
 from folio_desktop.ui.page_painter import HIGHLIGHT
-from folio_desktop.ui.review_marks import BAR_OFFSET, text_edges
+from folio_desktop.ui.review_marks import BAR_OFFSET
 from folio_desktop.ui.text_flow import cursor_x
 
 SAMPLE = ROOT / "resources" / "sample_contract.docx"

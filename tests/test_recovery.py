@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui import app as desk_app
+from folio_desktop.ui.recovery_prompt import DISCARD, LATER, RESTORE
 from folio_desktop.ui.review_window import ReviewWindow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +106,7 @@ def test_a_killed_session_is_offered_back_and_restoring_gives_the_edit_back(qtbo
     monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(config))
     monkeypatch.delenv("FOLIO_DESKTOP_AUTOSAVE_MS", raising=False)
     offered = []
-    window = desk_app.start_window(choose=lambda _w, entry: offered.append(entry) or desk_app.RESTORE)
+    window = desk_app.start_window(choose=lambda _w, entry: offered.append(entry) or RESTORE)
     qtbot.addWidget(window)
     window.ask_before_discarding = False
     assert [e.original_path for e in offered] == [str(document)]
@@ -136,11 +137,11 @@ def test_discard_drops_a_recovery_copy_and_later_keeps_it(qtbot, tmp_path, monke
     window.autosaver.stop()
     window.hide()  # as if killed: no close event
     monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
-    later = desk_app.start_window(choose=lambda _w, _e: desk_app.LATER)
+    later = desk_app.start_window(choose=lambda _w, _e: LATER)
     qtbot.addWidget(later)
     assert later.reviewer is None and len(later.recovery.entries()) == 1  # kept for the next start
     later.close()
-    again = desk_app.start_window(choose=lambda _w, _e: desk_app.DISCARD, path=str(document))
+    again = desk_app.start_window(choose=lambda _w, _e: DISCARD, path=str(document))
     qtbot.addWidget(again)
     assert again.recovery.entries() == [] and again.path == str(document) and not again.modified
     assert tracked(again) == []
@@ -157,7 +158,7 @@ def test_restoring_over_a_file_changed_since_asks_before_replacing_it(qtbot, tmp
     outside.add_comment(outside.snapshot().blocks[3].id, "Changed by someone else.")
     outside.save(document)
     monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
-    restored = desk_app.start_window(choose=lambda _w, _e: desk_app.RESTORE)
+    restored = desk_app.start_window(choose=lambda _w, _e: RESTORE)
     qtbot.addWidget(restored)
     restored.ask_before_discarding = False
     assert tracked(restored) == [("deletion", "Pilot"), ("insertion", "Trial")]
@@ -239,7 +240,7 @@ def test_opening_a_file_with_unsaved_work_from_a_crash_offers_it_first(qtbot, tm
     window.ask_before_discarding = False
     qtbot.addWidget(window)
     asked = []
-    window.recovery_chooser = lambda _w, entry: asked.append(entry.name) or desk_app.LATER
+    window.recovery_chooser = lambda _w, entry: asked.append(entry.name) or LATER
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
         assert window.open_document(document)
     assert asked == [document.name] and tracked(window) == []
@@ -260,7 +261,7 @@ def test_opening_a_file_with_unsaved_work_from_a_crash_offers_it_first(qtbot, tm
 
     def choose(_w, entry):  # drop the second session's copy, restore the crashed one set aside
         offered.append(entry.key)
-        return desk_app.DISCARD if entry.key == third.recovery.key_for(str(document)) else desk_app.RESTORE
+        return DISCARD if entry.key == third.recovery.key_for(str(document)) else RESTORE
 
     third.recovery_chooser = choose
     assert third.open_document(document)

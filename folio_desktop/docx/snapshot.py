@@ -31,7 +31,6 @@ from .ooxml import (
 from .textkit import index_to_utf16, normalize, text_hash
 
 if TYPE_CHECKING:
-    from .document import Document
     from .numbering import Numbering
     from .styles import Styles
 
@@ -257,7 +256,7 @@ class Snapshot:
 class _Walker:
     """One snapshot walk over one story container."""
 
-    def __init__(self, doc: Document, positional_ids: set[str]):
+    def __init__(self, doc, positional_ids: set[str]):
         self.doc = doc
         self.styles = doc.styles
         self.numbering = doc.numbering
@@ -695,7 +694,9 @@ def _indent_json(el) -> dict:
     return out
 
 
-def build_snapshot(doc: Document, container: etree._Element, positional_ids: set[str]) -> Snapshot:
+def build_snapshot(doc, container: etree._Element, positional_ids: set[str]) -> Snapshot:
+    """The blocks of one story container. doc: the document.Document (duck-typed, not imported: it
+    builds its snapshots with this module)."""
     walker = _Walker(doc, positional_ids)
     walker.container(container)
     snap = Snapshot(walker.blocks, {}, walker.comment_anchors, walker.by_paragraph)
@@ -705,7 +706,7 @@ def build_snapshot(doc: Document, container: etree._Element, positional_ids: set
     return snap
 
 
-def patched(doc: Document, snap: Snapshot, paragraphs) -> Snapshot | None:
+def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     """The snapshot after edits that changed only the runs of `paragraphs` (the same elements, with
     the same paragraph properties, still in the story): those blocks are read again and every
     other block is shared, so typing in a 500-page document does not re-read all of it. None when
@@ -751,7 +752,7 @@ def patched(doc: Document, snap: Snapshot, paragraphs) -> Snapshot | None:
     return out
 
 
-def _preview_runs(doc: Document, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:
+def _preview_runs(doc, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:
     runs: list[dict] = []
     styled = False
     cache: dict[Any, dict] = {}

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from ..layout import Page
 from .changes_panel import short_date
-from .review_marks import MARKUP_WIDTH, ReviewIndex, text_edges
+from .page_geometry import MARKUP_WIDTH, text_edges
 from .text_flow import TextPos
 
 MARGIN_X = 14.0  # between the sheet's edge and a balloon: room for the leader's last leg
@@ -186,8 +186,10 @@ def _moved(b: Balloon, x: float, y: float) -> Balloon:
 
 
 # -- a page's balloons ---------------------------------------------------------------------------------
+# (`marks` below is the page view's review_marks.ReviewIndex, duck-typed: that module places its
+# balloons with this one, so this one does not import it)
 
-def anchors(page: Page, marks: ReviewIndex) -> dict[int, tuple[float, float, float]]:
+def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
     """Thread id -> (line top, x, line height) where its range starts on this page, found from the
     layout's comment ranges (a reply's range stands in only for a thread without one of its own)."""
     found: dict[int, tuple[float, float, float]] = {}
@@ -213,7 +215,7 @@ def anchors(page: Page, marks: ReviewIndex) -> dict[int, tuple[float, float, flo
     return found
 
 
-def layout_balloons(page: Page, marks: ReviewIndex, right: float) -> list[Balloon]:
+def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     """Every balloon of the page, stacked without overlap inside the page's height."""
     placed = anchors(page, marks)
     if not placed:
@@ -295,7 +297,7 @@ def _packed(heights: list[float], top: float) -> list[float]:
 
 # -- painting -------------------------------------------------------------------------------------------
 
-def paint_markup_area(painter: QPainter, page: Page, marks: ReviewIndex, width: float) -> None:
+def paint_markup_area(painter: QPainter, page: Page, marks, width: float) -> None:
     """The markup area right of the sheet and the page's balloons with their leader lines."""
     painter.fillRect(QRectF(page.width, 0, width, page.height), MARKUP_BG)
     painter.fillRect(QRectF(page.width, 0, 0.75, page.height), MARKUP_RULE)
@@ -435,7 +437,7 @@ class BalloonLayer(QObject):
         view.layoutFinished.connect(lambda _n: self._place_editor())
 
     @property
-    def marks(self) -> ReviewIndex:
+    def marks(self):  # the view's ReviewIndex
         return self.view._marks
 
     # -- hits -------------------------------------------------------------------------------------

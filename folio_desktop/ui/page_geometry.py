@@ -1,4 +1,5 @@
-"""Where each page sits on the canvas: pages stacked top to bottom, centred, with a gap between.
+"""Where each page sits on the canvas: pages stacked top to bottom, centred, with a gap between;
+where its body text runs, and the markup area beside it.
 
 Page sizes are layout pixels (96 dpi); canvas coordinates are screen pixels at the current zoom.
 """
@@ -9,7 +10,10 @@ from bisect import bisect_right
 
 from PySide6.QtCore import QPointF, QRectF
 
+from ..layout import Page
+
 GAP = 16.0  # screen pixels around and between pages
+MARKUP_WIDTH = 288.0  # layout px (3 in) of the markup area right of each page, when comments show
 
 
 class PageStrip:
@@ -90,3 +94,11 @@ class PageStrip:
     def from_page(self, index: int, point: QPointF, viewport_width: float) -> QPointF:
         r = self.page_rect(index, viewport_width)
         return QPointF(r.x() + point.x() * self.zoom, r.y() + point.y() * self.zoom)
+
+
+def text_edges(page: Page) -> tuple[float, float]:
+    """Left and right edges of the page's body text (the margins the marks sit in)."""
+    body = page.body_fragments()
+    if not body:
+        return 96.0, page.width - 96.0
+    return min(f.x + f.para.x for f in body), max(f.x + f.para.x + f.para.width for f in body)

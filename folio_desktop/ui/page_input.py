@@ -17,7 +17,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from .review_marks import MARKED, accepted_offset, display_offset, span_groups, text_edges
+from .page_geometry import text_edges
+from .review_marks import MARKED, accepted_offset, display_offset, span_groups
 from .text_flow import TextPos, text_start
 
 NAVIGATION = (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up, Qt.Key_Down, Qt.Key_Home, Qt.Key_End, Qt.Key_PageUp,

@@ -13,7 +13,8 @@ from ..layout import Page
 from .balloons import BADGE, paint_markup_area
 from .border_painter import paint_borders
 from .drawings import paint_floating, paint_inline
-from .review_marks import ReviewIndex, change_bars, text_edges
+from .page_geometry import text_edges
+from .review_marks import ReviewIndex, change_bars
 
 CANVAS = QColor("#a7aaaf")
 SHEET = QColor("#ffffff")

@@ -18,6 +18,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QTextFormat
 
 from ..layout import Fragment, Page
+from .page_geometry import MARKUP_WIDTH, text_edges
 
 BAR_OFFSET = 18.0  # layout px left of the body text
 BAR_WIDTH = 2.0
@@ -25,7 +26,6 @@ SIMPLE_BAR = QColor("#c62828")  # Simple Markup's change bars: one colour, as in
 CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",), "formatted": ("formatting",)}
 MARKED = ("inserted", "deleted", "formatted")
 COMMENT_VIEWS = ("all", "simple")  # the markup views that show comments
-MARKUP_WIDTH = 288.0  # layout px (3 in) of the markup area right of each page, when comments show
 
 
 def span_groups(para, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str | None]]:
@@ -48,14 +48,6 @@ def span_color(para, offset: int) -> QColor:
         if fr.start <= offset < fr.start + fr.length and fr.format.hasProperty(QTextFormat.ForegroundBrush):
             return fr.format.foreground().color()
     return QColor("#444444")
-
-
-def text_edges(page: Page) -> tuple[float, float]:
-    """Left and right edges of the page's body text (the margins the marks sit in)."""
-    body = page.body_fragments()
-    if not body:
-        return 96.0, page.width - 96.0
-    return min(f.x + f.para.x for f in body), max(f.x + f.para.x + f.para.width for f in body)
 
 
 def change_bars(page: Page, left: float) -> list[tuple[QRectF, QColor]]:

@@ -25,12 +25,12 @@ from .. import APP_NAME
 from ..docx import DocxError, DocxReviewer
 from ..docx.errors import SaveConflictError
 from ..docx.package_damage import KEEP, REBUILD
-from .app import DISCARD, RESTORE, ask_recovery
 from .compare_window import CompareWindow
 from .concealed_notice import ConcealedNotice
 from .export import export_pdf
 from .info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from .recovery import RecoveryEntry
+from .recovery_prompt import DISCARD, RESTORE, ask_recovery
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
