@@ -19,7 +19,7 @@ from .ooxml import W_NS, first_child
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TRPR, T_DEL = _W + "p", _W + "tbl", _W + "tr", _W + "trPr", _W + "del"
-_MARK = f"{_W}pPr/{_W}rPr"
+T_PPR, T_RPR = _W + "pPr", _W + "rPr"
 _DELETED_MARKS = (_W + "del", _W + "moveFrom")
 # point markup that may stand between two paragraphs without separating them
 BETWEEN = tuple(_W + t for t in (
@@ -28,10 +28,18 @@ BETWEEN = tuple(_W + t for t in (
     "proofErr", "permStart", "permEnd"))
 
 
+def deleting_mark(p: etree._Element) -> etree._Element | None:
+    """The pending deletion of the paragraph's mark (its w:pPr/w:rPr/w:del or w:moveFrom), or None."""
+    ppr = first_child(p, T_PPR)
+    rpr = first_child(ppr, T_RPR) if ppr is not None else None
+    if rpr is None:
+        return None
+    return next((child for child in rpr if child.tag in _DELETED_MARKS), None)
+
+
 def mark_deleted(p: etree._Element) -> bool:
     """Is the paragraph's mark a pending deletion (gone once every change is accepted)?"""
-    rpr = p.find(_MARK)
-    return rpr is not None and any(child.tag in _DELETED_MARKS for child in rpr)
+    return deleting_mark(p) is not None
 
 
 def following_block(p: etree._Element) -> etree._Element | None:
@@ -93,4 +101,5 @@ class JoinedView(ParagraphView):
         self.text = "".join(parts)
 
 
-__all__ = ["BETWEEN", "JoinedView", "following_block", "joins_into", "mark_deleted", "table_deleted"]
+__all__ = ["BETWEEN", "JoinedView", "deleting_mark", "following_block", "joins_into", "mark_deleted",
+           "table_deleted"]

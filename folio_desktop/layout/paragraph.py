@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFormat, QTextLayout, QTextOption
 
 from ..docx import inline
+from ..docx.accepted import deleting_mark
 from ..docx.font_table import read_font_table
 from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
 from ..docx.ooxml import first_child
@@ -364,9 +365,7 @@ class ParagraphMeasurer:
                 state = StoryState()
                 for i, q in enumerate(joined):
                     yield from inline.iter_pieces(q, state, hidden_styles)
-                    gone = q.find(f"{_W}pPr/{_W}rPr/{_W}del")
-                    if gone is None:
-                        gone = q.find(f"{_W}pPr/{_W}rPr/{_W}moveFrom")
+                    gone = deleting_mark(q)
                     if not hidden_changes or hidden_changes[-1][0] != pos:
                         hidden_changes.append((pos, gone.get(_W + "author") if gone is not None else None))
                     if joined_open is not None:  # ranges that end or start between the two paragraphs
