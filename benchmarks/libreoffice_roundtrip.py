@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample_batches import OPERATION_TYPES, DocxReviewer, batch_for, open_for  # noqa: E402
 
-from folio_desktop.docx.contract import MODES_BY_TYPE  # noqa: E402
+from folio_desktop.docx.editing.contract import MODES_BY_TYPE  # noqa: E402
 
 SHORT = {"insertion": "ins", "deletion": "del", "formatting": "fmt", "paragraphMarkInserted": "pIns",
          "paragraphMarkDeleted": "pDel", "paragraphPropertiesChanged": "pPr", "rowInserted": "rowIns",

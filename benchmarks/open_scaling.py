@@ -19,7 +19,7 @@ first (not timed) and prints wall and processor seconds for open + read:
 
 The table prints the median of ``--runs`` runs, each size's ratio to the smallest, and the
 acceptance check: 80k/10k within 12x (8x is linear). A document past the documented content limits
-(``folio_desktop/docx/content_limits.py``) is timed too: it must be refused, quickly.
+(``folio_desktop/docx/package/limits.py``) is timed too: it must be refused, quickly.
 """
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     sys.path.insert(0, str(ROOT))
-    from folio_desktop.docx.content_limits import MAX_PARAGRAPHS
+    from folio_desktop.docx.package.limits import MAX_PARAGRAPHS
 
     sizes = [int(s) for s in args.sizes.split(",")]
     failed = False

@@ -49,7 +49,7 @@ def paint_one_page(app, view, number: int, paints: int) -> dict:
 
     from folio_desktop.docx import DocxReviewer
     from folio_desktop.layout import layout_document
-    from folio_desktop.ui.page_geometry import GAP
+    from folio_desktop.ui.pages.geometry import GAP
 
     reviewer = DocxReviewer.open(ILPA)
     view.set_layout(layout_document(reviewer.document), reviewer)
@@ -89,7 +89,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from folio_desktop.ui.page_view import PageView
+    from folio_desktop.ui.pages.view import PageView
 
     view = PageView()
     view.resize(1000, 900)

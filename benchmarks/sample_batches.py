@@ -23,8 +23,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from folio_desktop.docx import DocxReviewer  # noqa: E402
-from folio_desktop.docx.contract import OPERATION_TYPES  # noqa: E402
-from folio_desktop.docx.textkit import index_to_utf16, text_hash  # noqa: E402
+from folio_desktop.docx.editing.contract import OPERATION_TYPES  # noqa: E402
+from folio_desktop.docx.model.textkit import index_to_utf16, text_hash  # noqa: E402
 
 CORPUS = ROOT / ".." / "shared" / "corpus"
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"

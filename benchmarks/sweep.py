@@ -166,7 +166,7 @@ def do_reject():
 def do_compare():
     if "saved" not in state:
         return "n/a", "not saved"
-    from folio_desktop.agents.redline import generate_redline_docx
+    from folio_desktop.agents.versions.redline import generate_redline_docx
     result = generate_redline_docx(data, state["saved"])
     redline = result["buffer"]
     accepted = DocxReviewer.from_bytes(redline)

@@ -39,7 +39,7 @@ def open_long_window(app, folder: Path, repeats: int, source: Path | None = None
     from longdoc import build_long_nvca
 
     from folio_desktop.assistant import AssistantSettings
-    from folio_desktop.ui.review_window import ReviewWindow
+    from folio_desktop.ui.desk.window import ReviewWindow
 
     path = folder / (source.name if source else "nvca_long.docx")
     path.write_bytes(source.read_bytes() if source else build_long_nvca(repeats))
@@ -62,7 +62,7 @@ def click_into_middle(app, window):
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtTest import QTest
 
-    from folio_desktop.ui.text_flow import TextPos
+    from folio_desktop.ui.pages.text_flow import TextPos
 
     view = window.view
     middle = len(view.pages) // 2

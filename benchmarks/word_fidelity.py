@@ -68,8 +68,8 @@ def our_pdf(docx: Path, out: Path) -> list[float | None]:
     top in points (for telling the header from the body)."""
     from folio_desktop.docx import DocxReviewer
     from folio_desktop.layout import layout_document
-    from folio_desktop.ui.export import render_pdf
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.desk.export import render_pdf
+    from folio_desktop.ui.pages.marks import ReviewIndex
 
     rev = DocxReviewer.open(docx)
     rev.accept_all()

@@ -163,7 +163,7 @@ def _run_pdf(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtGui import QGuiApplication
 
-    from .ui.export import export_pdf
+    from .ui.desk.export import export_pdf
 
     app = QGuiApplication.instance() or QGuiApplication([APP_NAME])  # noqa: F841 - fonts need it
     rev = _open(args.file)
@@ -237,7 +237,7 @@ def _run_headless(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "compare":
-        from .agents.compare_cli import run
+        from .agents.versions.cli import run
 
         return run(argv[1:])
     parser = _build_parser()

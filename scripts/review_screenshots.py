@@ -95,8 +95,8 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from folio_desktop.assistant import AssistantSettings
-    from folio_desktop.ui.compare_window import CompareWindow
-    from folio_desktop.ui.review_window import ReviewWindow
+    from folio_desktop.ui.desk.compare_window import CompareWindow
+    from folio_desktop.ui.desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication(argv[:1])
 

@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
     from folio_desktop.assistant import AssistantSettings
     from folio_desktop.cli import sample_contract_path
     from folio_desktop.docx import DocxReviewer
-    from folio_desktop.ui.review_window import ReviewWindow
+    from folio_desktop.ui.desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication(argv[:1])
     document = work / "Mutual NDA - Northwind and Harbour.docx"

@@ -12,8 +12,8 @@ from PySide6.QtCore import QPointF, Qt
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.assistant import AssistantSettings
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.review_window import ReviewWindow
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.desk.window import ReviewWindow
+from folio_desktop.ui.pages.text_flow import cursor_x
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 MODEL = "claude-sonnet-5-5"

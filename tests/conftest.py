@@ -41,7 +41,7 @@ def corpus() -> Path:
 
 def shown_page_view(qtbot, width: int, height: int):
     """A PageView of this size, shown (exposed) and closed after the test, scrolling without animation."""
-    from folio_desktop.ui.page_view import PageView
+    from folio_desktop.ui.pages.view import PageView
 
     view = PageView()
     view.smooth_scrolling = False

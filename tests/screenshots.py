@@ -31,7 +31,7 @@ SHOTS = [  # (file name, document, page)
 def shoot(app, view, name: str, path: Path, number: int, out: Path) -> Path:
     from folio_desktop.docx import DocxReviewer
     from folio_desktop.layout import layout_document
-    from folio_desktop.ui.page_geometry import GAP
+    from folio_desktop.ui.pages.geometry import GAP
 
     reviewer = DocxReviewer.open(path)
     layout = layout_document(reviewer.document)
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
-    from folio_desktop.ui.page_view import PageView
+    from folio_desktop.ui.pages.view import PageView
 
     out = Path(argv[0]) if argv else ROOT / "screenshots"
     view = PageView()

@@ -22,8 +22,8 @@ from lxml import etree
 from ooxml_validate import load_wml_schema, part_errors
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.numbering import bullet_glyph
-from folio_desktop.docx.resolve import accept_changes, reject_changes
+from folio_desktop.docx.editing.resolve import accept_changes, reject_changes
+from folio_desktop.docx.model.numbering import bullet_glyph
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"

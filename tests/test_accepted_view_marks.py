@@ -14,7 +14,7 @@ from conftest import CORPUS
 from docbuilder import build_docx
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import index_to_utf16, text_hash
+from folio_desktop.docx.model.textkit import index_to_utf16, text_hash
 
 DATE = 'w:date="2024-01-01T00:00:00Z"'
 

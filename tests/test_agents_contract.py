@@ -29,7 +29,7 @@ from folio_desktop.agents import (
 )
 from folio_desktop.agents.definitions import ALLOWED_KEYWORDS
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.contract import MODES_BY_TYPE, OPERATION_TYPES, SUPPORTED_MODES
+from folio_desktop.docx.editing.contract import MODES_BY_TYPE, OPERATION_TYPES, SUPPORTED_MODES
 
 FIXTURE = CORPUS / "folio" / "authored-empty-paragraph.docx"
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
@@ -401,7 +401,7 @@ def _batch(op):
 
 def test_batch_schema_and_parser_agree():
     from folio_desktop.agents import DOCUMENT_OPERATION_BATCH_JSON_SCHEMA, validate_operation_batch
-    from folio_desktop.docx.contract import REQUIRED
+    from folio_desktop.docx.editing.contract import REQUIRED
 
     validator = jsonschema.Draft202012Validator(DOCUMENT_OPERATION_BATCH_JSON_SCHEMA)
     validator.check_schema(DOCUMENT_OPERATION_BATCH_JSON_SCHEMA)

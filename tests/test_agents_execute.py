@@ -10,7 +10,7 @@ from docbuilder import build_docx, p
 from folio_desktop.agents import TOOL_NAMES, create_reviewer_bridge, execute_tool_call
 from folio_desktop.agents.paging import RESULT_BUDGET, json_size
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import text_hash
+from folio_desktop.docx.model.textkit import text_hash
 
 FIXTURE = CORPUS / "folio" / "authored-empty-paragraph.docx"
 NVCA = CORPUS / "contract_nvca_stock_purchase_agreement_27p.docx"

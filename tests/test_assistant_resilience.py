@@ -480,7 +480,7 @@ def test_an_explicit_thinking_budget_fits_inside_max_tokens(api):
 
 
 def test_the_runner_relays_thinking_as_a_signal(qtbot, api):
-    from folio_desktop.ui.assistant_runner import AssistantRunner
+    from folio_desktop.ui.chat.runner import AssistantRunner
 
     bridge = create_reviewer_bridge(DocxReviewer.open(PILOT, author="Claude"))
     runner = AssistantRunner(AssistantSettings(api_key="test-key", base_url=api.base_url, model=MODEL), bridge)

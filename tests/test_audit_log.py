@@ -1,4 +1,4 @@
-"""AuditLog (folio_desktop/ui/audit_log.py): per-document JSON Lines that survive reopening, and
+"""AuditLog (folio_desktop/ui/chat/audit_log.py): per-document JSON Lines that survive reopening, and
 the JSON Lines and HTML exports."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from datetime import datetime
 from html.parser import HTMLParser
 
-from folio_desktop.ui.audit_log import AuditLog, log_file_for
+from folio_desktop.ui.chat.audit_log import AuditLog, log_file_for
 
 
 def test_records_are_stamped_and_survive_reopening(tmp_path):
@@ -134,6 +134,6 @@ def test_export_html_is_a_readable_escaped_table(tmp_path):
 
 
 def test_the_audit_log_does_not_load_qt():
-    code = "import sys, folio_desktop.ui.audit_log; assert not any(m.startswith('PySide6') for m in sys.modules)"
+    code = "import sys, folio_desktop.ui.chat.audit_log; assert not any(m.startswith('PySide6') for m in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

@@ -5,7 +5,7 @@ from conftest import CORPUS
 from docbuilder import build_docx, p
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import (
+from folio_desktop.docx.model.textkit import (
     block_text_hash,
     deterministic_para_id,
     index_to_utf16,
@@ -303,7 +303,7 @@ def test_reader_consistency_label_sequence():
 
 
 def test_number_formats_and_restarts():
-    from folio_desktop.docx.numbering import format_number
+    from folio_desktop.docx.model.numbering import format_number
 
     assert [format_number(n, "lowerLetter") for n in (1, 26, 27, 28)] == ["a", "z", "aa", "bb"]
     assert [format_number(n, "upperRoman") for n in (1, 4, 9, 14, 40, 1990)] == ["I", "IV", "IX", "XIV", "XL", "MCMXC"]

@@ -1,4 +1,4 @@
-"""change_rows (folio_desktop/ui/change_rows.py): the census folded into the rows a lawyer decides on,
+"""change_rows (folio_desktop/ui/panels/change_rows.py): the census folded into the rows a lawyer decides on,
 and the same rows worded as a comparison, on real documents."""
 
 from __future__ import annotations
@@ -9,8 +9,15 @@ from conftest import ALL_GOOD, CORPUS
 from pilot_versions import write_pilot_pair
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.change_rows import Places, change_rows, clause_number, counts, difference_rows, quote
-from folio_desktop.ui.compare_window import build_redline
+from folio_desktop.ui.desk.compare_window import build_redline
+from folio_desktop.ui.panels.change_rows import (
+    Places,
+    change_rows,
+    clause_number,
+    counts,
+    difference_rows,
+    quote,
+)
 
 RA001 = CORPUS / "powertools_RA001_tracked_revisions_moves.docx"
 MOVE = CORPUS / "pandoc_track_changes_move_macword.docx"
@@ -150,7 +157,7 @@ def test_the_rows_are_worded_without_qt():
     import subprocess
     import sys
 
-    code = ("import sys, folio_desktop.ui.change_rows; "
+    code = ("import sys, folio_desktop.ui.panels.change_rows; "
             "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

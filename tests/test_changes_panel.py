@@ -1,4 +1,4 @@
-"""ChangesPanel (folio_desktop/ui/changes_panel.py), the reviewing pane: one row per decision with its
+"""ChangesPanel (folio_desktop/ui/panels/changes.py), the reviewing pane: one row per decision with its
 clause number, author and whole text (expandable), filters with counts, next/previous, accept and
 reject requests, and "Accept / Reject and Move to Next" in the review window, driven with real
 mouse and key events on real documents."""
@@ -14,7 +14,7 @@ from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, QTimeZo
 from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.changes_panel import ChangesPanel, short_date
+from folio_desktop.ui.panels.changes import ChangesPanel, short_date
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"
 NOTES = CORPUS / "openxmlsdk_comment042_tracked_pPr_rPr_changes_notes.docx"

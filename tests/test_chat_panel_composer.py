@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 
 from folio_desktop.assistant import QUICK_ACTIONS, load_settings
 from folio_desktop.assistant import settings as settings_module
-from folio_desktop.ui.chat_panel import ChatPanel
-from folio_desktop.ui.composer import Composer
-from folio_desktop.ui.settings_dialog import SettingsDialog
+from folio_desktop.ui.chat.composer import Composer
+from folio_desktop.ui.chat.panel import ChatPanel
+from folio_desktop.ui.desk.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -221,7 +221,7 @@ def test_the_command_line_opens_the_window_or_prints_a_summary(qtbot, tmp_path, 
     from PySide6.QtWidgets import QApplication
 
     from folio_desktop.cli import main
-    from folio_desktop.ui.review_window import ReviewWindow
+    from folio_desktop.ui.desk.window import ReviewWindow
 
     assert main([str(PILOT), "--summary"]) == 0
     assert "pending change(s)" in capsys.readouterr().out

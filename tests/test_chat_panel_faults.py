@@ -11,8 +11,8 @@ import pytest
 from chat_helpers import assert_valid_conversation, open_window, pilot_plan, send
 from fake_messages_api import Drop, HttpError, Reply, Text, ToolUse
 
-from folio_desktop.ui.assistant_runner import STOPPED_BEFORE_RUN
-from folio_desktop.ui.settings_dialog import SettingsDialog
+from folio_desktop.ui.chat.runner import STOPPED_BEFORE_RUN
+from folio_desktop.ui.desk.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -134,4 +134,4 @@ def test_no_import_cycles():
 def test_the_cycle_finder_finds_a_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
-    assert len(_module_graph()) > 100 and "folio_desktop.docx.snapshot" in _module_graph()["folio_desktop.docx.document"]
+    assert len(_module_graph()) > 100 and "folio_desktop.docx.reading.snapshot" in _module_graph()["folio_desktop.docx.model.document"]

@@ -1,4 +1,4 @@
-"""Comments beside the text (folio_desktop/ui/balloons.py, review_marks.py): balloons in the markup
+"""Comments beside the text (folio_desktop/ui/pages/balloons.py, review_marks.py): balloons in the markup
 area right of each page with the thread's number, author, date, full text and replies, a leader to
 where its range starts, stacked without overlap; threads numbered in reading order and anchored
 by their own range; Reply / Resolve / Reopen in place through the window's comment commands (so
@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QApplication
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.balloons import BADGE, anchors
-from folio_desktop.ui.balloons import _font as balloon_font
-from folio_desktop.ui.comments_panel import CommentsPanel
-from folio_desktop.ui.page_geometry import MARKUP_WIDTH
-from folio_desktop.ui.review_window import ReviewWindow
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.desk.window import ReviewWindow
+from folio_desktop.ui.pages.balloons import BADGE, anchors
+from folio_desktop.ui.pages.balloons import _font as balloon_font
+from folio_desktop.ui.pages.geometry import MARKUP_WIDTH
+from folio_desktop.ui.pages.text_flow import cursor_x
+from folio_desktop.ui.panels.comments import CommentsPanel
 
 SAMPLE = ROOT / "resources" / "sample_contract.docx"
 SUPERDOC = CORPUS / "superdoc_word_comments_replies_tracked.docx"  # 3 threads, each with a reply
@@ -438,7 +438,7 @@ def test_the_panel_never_clips_a_comment_body(qtbot, width):
 def test_the_marked_up_pdf_prints_the_balloons(qapp, tmp_path):
     from test_export_pdf import Pdf, has_colour, squash
 
-    from folio_desktop.ui.export import export_pdf
+    from folio_desktop.ui.desk.export import export_pdf
 
     rev = DocxReviewer.open(SUPERDOC)
     out = tmp_path / "markup.pdf"

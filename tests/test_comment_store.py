@@ -20,7 +20,7 @@ from conftest import CORPUS
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.comment_store import (
+from folio_desktop.docx.editing.comment_store import (
     MAX_COMMENT_ID,
     RT_COMMENTS,
     RT_COMMENTS_EXTENDED,

@@ -267,7 +267,7 @@ def test_every_census_type_from_a_built_document():
         ("cellPropertiesChanged", 29): ("C", "00000007"),
         ("sectionPropertiesChanged", 30): ("", None),
     }
-    from folio_desktop.docx.changes import CHANGE_TYPES
+    from folio_desktop.docx.reading.changes import CHANGE_TYPES
 
     assert {t for t, _ in got} | {"insertion", "deletion"} == set(CHANGE_TYPES)
     assert rev.get_changes(author="Bob", type="cellMerged")[0].id == 28

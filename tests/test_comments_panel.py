@@ -1,4 +1,4 @@
-"""CommentsPanel (folio_desktop/ui/comments_panel.py): threads with replies, resolve/reopen,
+"""CommentsPanel (folio_desktop/ui/panels/comments.py): threads with replies, resolve/reopen,
 reply, add on the selection and jump to the anchor, all as signals."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.comments_panel import CommentsPanel
+from folio_desktop.ui.panels.comments import CommentsPanel
 
 SUPERDOC = CORPUS / "superdoc_word_comments_replies_tracked.docx"
 

@@ -10,8 +10,8 @@ import pytest
 from conftest import CORPUS
 from docbuilder import build_docx, p
 
-from folio_desktop.agents import privacy
-from folio_desktop.agents.compare import (
+from folio_desktop.agents.versions import privacy
+from folio_desktop.agents.versions.compare import (
     Budget,
     InvalidVersionComparisonOptionsError,
     align,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from docbuilder import W_NS, build_docx, p
 
-from folio_desktop.agents.compare_cli import run as compare_cli
-from folio_desktop.agents.redline import generate_redline_docx, story_texts
+from folio_desktop.agents.versions.cli import run as compare_cli
+from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
 from folio_desktop.docx import DocxReviewer
 
 GRID2 = '<w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>'
@@ -152,7 +152,7 @@ def _notes(*ids: int) -> str:
 def test_a_paragraph_whose_note_is_only_renumbered_is_unchanged():
     """Deleting the first noted clause renumbers every later note marker ([^2] reads [^1]): those
     paragraphs are not modified, so a long document with a few edits is not rewritten note by note."""
-    from folio_desktop.agents.compare import compare_docx_versions
+    from folio_desktop.agents.versions.compare import compare_docx_versions
 
     base = build_docx(_noted("First clause.", 1) + _noted("Second clause.", 2) + _noted("Third clause.", 3)
                       + p("End."), footnotes=_notes(1, 2, 3))

@@ -1,4 +1,4 @@
-"""CompareWindow (folio_desktop/ui/compare_window.py): File > Compare opens the redline of two
+"""CompareWindow (folio_desktop/ui/desk/compare_window.py): File > Compare opens the redline of two
 versions as pages at fit width, insertions and deletions in two colours, the differences beside it in
 plain words with clause numbers, each accepted or rejected in place, and Save / Save As that say
 where the redline went. Driven with real mouse and key events."""
@@ -15,13 +15,13 @@ from pilot_versions import FORCE_MAJEURE, PILOT, write_pilot_pair  # 7.11, Force
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from folio_desktop.agents.compare import open_view
-from folio_desktop.agents.redline import story_texts
+from folio_desktop.agents.versions.compare import open_view
+from folio_desktop.agents.versions.redline import story_texts
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.errors import DocxError
-from folio_desktop.ui.changes_panel import KIND_COLORS
-from folio_desktop.ui.compare_window import CompareWindow
-from folio_desktop.ui.page_geometry import GAP
+from folio_desktop.ui.desk.compare_window import CompareWindow
+from folio_desktop.ui.pages.geometry import GAP
+from folio_desktop.ui.panels.changes import KIND_COLORS
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"
 CSA = CORPUS / "contract_commonpaper_csa_with_ai_gdocs.docx"

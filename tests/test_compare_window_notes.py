@@ -1,6 +1,6 @@
 """The compare window says how its redline was written (issue 15, point 3): a story part redlined as
 whole paragraphs and tables because the word-level redline failed its check, and a style the later
-version uses without defining it, in the same sentences the command line prints (agents/compare_notes.py)."""
+version uses without defining it, in the same sentences the command line prints (agents/versions/notes.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from docbuilder import build_docx, p
 from test_compare_fallback import long_table
 
-from folio_desktop.agents.compare_cli import run as compare_cli
-from folio_desktop.ui.compare_window import CompareWindow
+from folio_desktop.agents.versions.cli import run as compare_cli
+from folio_desktop.ui.desk.compare_window import CompareWindow
 
 pytestmark = pytest.mark.timeout(120)
 FALLBACK_NOTE = ("Note: In the main text, 1 changed region (238 paragraphs and table cells) are shown as whole "

@@ -15,9 +15,9 @@ from conftest import CORPUS
 from docbuilder import build_docx
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.concealed import ConcealedText, concealed_text
-from folio_desktop.docx.skips import SKIP_REASONS, prose_for
-from folio_desktop.docx.textkit import text_hash
+from folio_desktop.docx.editing.skips import SKIP_REASONS, prose_for
+from folio_desktop.docx.model.textkit import text_hash
+from folio_desktop.docx.reading.concealed import ConcealedText, concealed_text
 
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
 NVCA = CORPUS / "contract_nvca_stock_purchase_agreement_27p.docx"
@@ -516,7 +516,7 @@ def test_summary_and_headless_review_print_the_notice(tmp_path, capsys, monkeypa
 
 def test_only_the_reviewers_engine_guards_hidden_text():
     """The redline writer drives its own engine: it writes a comparison, not an author's edit."""
-    from folio_desktop.docx.operations import OperationEngine
+    from folio_desktop.docx.editing.operations import OperationEngine
 
     rev = _hidden_doc()
     assert rev.engine.guard_hidden_text

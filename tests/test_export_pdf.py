@@ -1,4 +1,4 @@
-"""PDF export (folio_desktop/ui/export.py), checked by reading the PDF itself in pure Python (no
+"""PDF export (folio_desktop/ui/desk/export.py), checked by reading the PDF itself in pure Python (no
 pdfinfo/pdftotext in CI, no QtPdf in PySide6-Essentials): page objects and MediaBoxes, the text
 drawn on each page (through the fonts' ToUnicode maps) and the fill colours of its content."""
 
@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.errors import DocxError
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.export import export_pdf
-from folio_desktop.ui.page_painter import BALLOON
-from folio_desktop.ui.review_marks import span_color
+from folio_desktop.ui.desk.export import export_pdf
+from folio_desktop.ui.pages.marks import span_color
+from folio_desktop.ui.pages.painter import BALLOON
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"  # 3 pages, 6 tracked changes, 1 comment
 MIXED = CORPUS / "pythondocx_section_props_multi_section.docx"  # a landscape section, then portrait

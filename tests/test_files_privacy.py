@@ -21,10 +21,10 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from folio_desktop.assets import sample_contract_path
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.anonymise import anonymise_authors
-from folio_desktop.docx.package import atomic_write, new_file_mode, write_document_file
-from folio_desktop.ui.review_window import ReviewWindow
-from folio_desktop.ui.save_as_dialog import SaveAsOptionsDialog
+from folio_desktop.docx.editing.anonymise import anonymise_authors
+from folio_desktop.docx.package.opc import atomic_write, new_file_mode, write_document_file
+from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog
+from folio_desktop.ui.desk.window import ReviewWindow
 
 TRACKED = CORPUS / "superdoc_word_comments_replies_tracked.docx"
 pytestmark = pytest.mark.timeout(120)

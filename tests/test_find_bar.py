@@ -1,4 +1,4 @@
-"""FindBar (folio_desktop/ui/find_bar.py): counts as the engine's find_text does, match case and
+"""FindBar (folio_desktop/ui/panels/find_bar.py): counts as the engine's find_text does, match case and
 whole words, highlights every hit in the page view, steps (and wraps) with the hit selected."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.find_bar import FindBar, find_hits
-from folio_desktop.ui.page_view import PageView
+from folio_desktop.ui.pages.view import PageView
+from folio_desktop.ui.panels.find_bar import FindBar, find_hits
 
 NVCA = CORPUS / "contract_nvca_stock_purchase_agreement_27p.docx"
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"

@@ -1,4 +1,4 @@
-"""Resolved paragraph and run formatting (docx/formatting.py), as Word resolves it.
+"""Resolved paragraph and run formatting (docx/model/formatting.py), as Word resolves it.
 
 Real documents supply the expectations where they state them (docx4j's NumberingIndents.docx writes
 the indent Word shows into each paragraph's text); small built packages pin one feature each.
@@ -14,8 +14,8 @@ from docbuilder import REL, build_docx, p
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.formatting import Formatter, ParagraphFormat, RunFormat, TabStop, conditions
-from folio_desktop.docx.ooxml import W_PPR, w
+from folio_desktop.docx.model.formatting import Formatter, ParagraphFormat, RunFormat, TabStop, conditions
+from folio_desktop.docx.package.ooxml import W_PPR, w
 
 W_R = w("r")
 

@@ -17,8 +17,8 @@ import pytest
 from conftest import CORPUS, ROOT
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.snapshot import build_snapshot
-from folio_desktop.docx.textkit import index_to_utf16, text_hash
+from folio_desktop.docx.model.textkit import index_to_utf16, text_hash
+from folio_desktop.docx.reading.snapshot import build_snapshot
 
 SAMPLE = ROOT / "resources" / "sample_contract.docx"
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"

@@ -12,7 +12,7 @@ from conftest import CORPUS
 from PySide6.QtCore import QPointF
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import normalize
+from folio_desktop.docx.model.textkit import normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBREOFFICE = json.loads((ROOT / "benchmarks" / "data" / "libreoffice_pages.json").read_text())["documents"]

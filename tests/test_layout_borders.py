@@ -262,8 +262,8 @@ def test_a_vertically_merged_cell_is_one_cell(qapp):
 def test_border_colours_reach_the_painted_page(qapp):
     """Rendered with paint_page: cell borders light grey and a thick blue left bar, a paragraph
     rule in dark red, pixel for pixel in the document's colours (main drew black boxes)."""
-    from folio_desktop.ui.page_painter import paint_page
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.pages.marks import ReviewIndex
+    from folio_desktop.ui.pages.painter import paint_page
 
     grey = "<w:tblBorders>" + "".join(bdr(s, sz=8, color="C7C7C7") for s in ("top", "bottom", "insideH")) \
         + "</w:tblBorders>"

@@ -105,8 +105,8 @@ def body_lines(page):
 
 
 def render(page, zoom: float = 1.0) -> QImage:
-    from folio_desktop.ui.page_painter import paint_page
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.pages.marks import ReviewIndex
+    from folio_desktop.ui.pages.painter import paint_page
 
     image = QImage(int(page.width * zoom), int(page.height * zoom), QImage.Format_RGB32)
     image.fill(QColor("#ffffff"))
@@ -299,7 +299,7 @@ def test_an_inline_picture_is_painted_on_its_line(qapp):
     ("broken.png", b"\x89PNG\r\n\x1a\n not really"),
 ], ids=["emf", "corrupt-png"])
 def test_pictures_qt_cannot_decode_draw_a_placeholder(qapp, name, data):
-    from folio_desktop.ui.drawings import PLACEHOLDER_FILL
+    from folio_desktop.ui.pages.drawings import PLACEHOLDER_FILL
 
     _rev, lay = lay_out(qapp, para(anchor(100, 60, ("page", 200), ("page", 200), wrap="none"), "x"),
                         {"rIdPic": (name, data)})
@@ -316,8 +316,8 @@ def test_images_are_decoded_at_paint_not_at_layout(qapp):
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler's pdftoppm")
 def test_the_pdf_export_prints_the_picture_where_it_is_anchored(qapp, tmp_path):
-    from folio_desktop.ui.export import render_pdf
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.desk.export import render_pdf
+    from folio_desktop.ui.pages.marks import ReviewIndex
 
     _rev, lay = lay_out(qapp, para(anchor(100, 50, ("page", 300), ("page", 400), wrap="none"), "Some text"))
     pdf = tmp_path / "out.pdf"

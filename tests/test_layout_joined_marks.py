@@ -15,10 +15,10 @@ from PySide6.QtCore import QPointF, Qt
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.layout.paragraph import TWIP
-from folio_desktop.ui.page_geometry import text_edges
-from folio_desktop.ui.page_input import Mark
-from folio_desktop.ui.review_marks import change_bars
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.pages.geometry import text_edges
+from folio_desktop.ui.pages.input import Mark
+from folio_desktop.ui.pages.marks import change_bars
+from folio_desktop.ui.pages.text_flow import cursor_x
 
 DATE = 'w:date="2024-01-01T00:00:00Z"'
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"

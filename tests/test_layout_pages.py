@@ -255,8 +255,8 @@ def test_sample_signature_table_leaves_no_empty_box_at_the_foot_of_page_1(qapp):
     """Screenshot of the bundled sample's page 1: wherever its signature table starts, a table border
     at the page foot has the first row's text in it, never an empty stub."""
     from folio_desktop.layout import layout_document
-    from folio_desktop.ui.page_painter import paint_page
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.pages.marks import ReviewIndex
+    from folio_desktop.ui.pages.painter import paint_page
 
     rev = DocxReviewer.open(ROOT / "resources" / "sample_contract.docx")
     lay = layout_document(rev.document)

@@ -246,8 +246,8 @@ def test_metric_compatible_clones_from_the_urw_fonts(qapp, name, clone):
 
 
 def _paint(lay, zoom: float = 2.0) -> QImage:
-    from folio_desktop.ui.page_painter import paint_page
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.pages.marks import ReviewIndex
+    from folio_desktop.ui.pages.painter import paint_page
 
     page = lay.pages[0]
     image = QImage(int(page.width * zoom), int(page.height * zoom), QImage.Format_RGB32)

@@ -243,8 +243,8 @@ def test_a_labels_tab_lands_where_word_puts_it_and_the_line_stays_in_the_column(
 def test_ilpa_clause_a_is_painted_inside_the_margin(qapp):
     """Screenshot of the ILPA model LPA's page 4: the justified "(a) credit ... restore" clause ran
     36 pt past the right margin. No ink right of the margin in the body."""
-    from folio_desktop.ui.page_painter import paint_page
-    from folio_desktop.ui.review_marks import ReviewIndex
+    from folio_desktop.ui.pages.marks import ReviewIndex
+    from folio_desktop.ui.pages.painter import paint_page
 
     rev = DocxReviewer.open(CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx")
     layout = layout_document(rev.document, view="none")
@@ -314,7 +314,7 @@ def test_letters_are_not_joined_into_ligatures(qapp, tmp_path):
     printed to PDF, lost its text ("section" read back as "sec on")."""
     import subprocess
 
-    from folio_desktop.ui.export import export_pdf
+    from folio_desktop.ui.desk.export import export_pdf
 
     body = p("The section on utilization and notification", rpr='<w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/>')
     path = tmp_path / "liga.docx"

@@ -1,4 +1,4 @@
-"""LiveBridge (folio_desktop/ui/live_bridge.py): the agent tools over a document shown in a PageView.
+"""LiveBridge (folio_desktop/ui/chat/live_bridge.py): the agent tools over a document shown in a PageView.
 
 Conformance with the headless ReviewerBridge on the same bytes, the live-only tools checked against
 the layout's own page map, document versions, and the view following every edit and undo.
@@ -17,10 +17,10 @@ from PySide6.QtCore import QPointF, Qt
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.agents.suggest_options import SuggestChangesOptions
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import utf16_to_index
+from folio_desktop.docx.model.textkit import utf16_to_index
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.live_bridge import LiveBridge
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.chat.live_bridge import LiveBridge
+from folio_desktop.ui.pages.text_flow import cursor_x
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
@@ -123,7 +123,8 @@ def reset_ids(monkeypatch) -> None:
     """Make the ids a session mints repeatable: operation ids (uuid4), comment ids (clock seed) and
     new paraIds (secrets), so two runs over the same bytes can be compared field by field."""
     from folio_desktop.agents import parse
-    from folio_desktop.docx import comment_store, op_context
+    from folio_desktop.docx.editing import comment_store
+    from folio_desktop.docx.editing.ops import context as op_context
 
     counter = itertools.count()
     rng = random.Random(7)
@@ -199,7 +200,7 @@ def test_pages_asked_for_while_layout_runs_are_exact(qtbot, view, data):
 
 
 def test_a_failed_layout_gives_no_page_numbers(qtbot, view, data, monkeypatch):
-    from folio_desktop.ui import progressive
+    from folio_desktop.ui.pages import progressive
 
     def broken(_doc):
         raise ValueError("boom")

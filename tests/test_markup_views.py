@@ -17,12 +17,12 @@ from PySide6.QtWidgets import QApplication
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.layout.paragraph import KIND_COLORS
-from folio_desktop.ui.export import export_pdf
-from folio_desktop.ui.live_bridge import LiveBridge
-from folio_desktop.ui.page_geometry import MARKUP_WIDTH, text_edges
-from folio_desktop.ui.review_marks import BAR_OFFSET, SIMPLE_BAR, span_color
-from folio_desktop.ui.review_window import ReviewWindow
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.chat.live_bridge import LiveBridge
+from folio_desktop.ui.desk.export import export_pdf
+from folio_desktop.ui.desk.window import ReviewWindow
+from folio_desktop.ui.pages.geometry import MARKUP_WIDTH, text_edges
+from folio_desktop.ui.pages.marks import BAR_OFFSET, SIMPLE_BAR, span_color
+from folio_desktop.ui.pages.text_flow import cursor_x
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"  # 6 tracked changes by 3 authors, 1 comment
 SUPERDOC = CORPUS / "superdoc_word_comments_replies_tracked.docx"  # an insertion and a deletion, 3 threads
@@ -221,7 +221,7 @@ def test_read_page_follows_the_view_and_says_which(qtbot, view):
 def test_the_pdf_export_prints_the_view_shown(qapp, tmp_path):
     from test_export_pdf import Pdf, has_colour, squash
 
-    from folio_desktop.ui.balloons import BADGE
+    from folio_desktop.ui.pages.balloons import BADGE
 
     rev = DocxReviewer.open(EIGENPAL)
     deleted = squash(next(c.text for c in rev.get_changes() if c.type == "deletion"))

@@ -14,7 +14,7 @@ import pytest
 from conftest import CORPUS
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.textkit import normalize
+from folio_desktop.docx.model.textkit import normalize
 
 DATA = Path(__file__).parent / "data" / "libreoffice_labels"
 FIXTURES = sorted(DATA.glob("*.json"))

@@ -15,8 +15,9 @@ import pytest
 from docbuilder import W_NS, build_docx
 
 from benchmarks.open_scaling import build_contract
-from folio_desktop.docx import DocxReviewer, DocxTooLargeError, content_limits
-from folio_desktop.docx.content_limits import MAX_PARAGRAPH_CHARS, MAX_PARAGRAPHS
+from folio_desktop.docx import DocxReviewer, DocxTooLargeError
+from folio_desktop.docx.package import limits as content_limits
+from folio_desktop.docx.package.limits import MAX_PARAGRAPH_CHARS, MAX_PARAGRAPHS
 
 
 def _paragraphs(n: int, text: str | None = None) -> str:

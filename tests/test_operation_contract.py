@@ -7,7 +7,7 @@ import pytest
 from conftest import CORPUS
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.contract import (
+from folio_desktop.docx.editing.contract import (
     KEYS_BY_TYPE,
     MODES_BY_TYPE,
     OPERATION_TYPES,
@@ -16,8 +16,8 @@ from folio_desktop.docx.contract import (
     capabilities,
     parse_batch,
 )
-from folio_desktop.docx.operations import OperationIdConflictError
-from folio_desktop.docx.textkit import text_hash
+from folio_desktop.docx.editing.operations import OperationIdConflictError
+from folio_desktop.docx.model.textkit import text_hash
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 RNG = {"type": "textRange", "story": "main", "blockId": "AAAA0001", "startOffset": 0, "endOffset": 3,

@@ -7,10 +7,10 @@ import pytest
 from conftest import CORPUS
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx import operations as ops_module
-from folio_desktop.docx.editing import EditError
-from folio_desktop.docx.skips import SKIP_REASONS, prose_for
-from folio_desktop.docx.textkit import text_hash
+from folio_desktop.docx.editing import operations as ops_module
+from folio_desktop.docx.editing.paragraph_edit import EditError
+from folio_desktop.docx.editing.skips import SKIP_REASONS, prose_for
+from folio_desktop.docx.model.textkit import text_hash
 
 NVCA = CORPUS / "contract_nvca_stock_purchase_agreement_27p.docx"
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
@@ -29,7 +29,7 @@ def block(rev, prefix):
 
 
 def rng(b, start, end):
-    from folio_desktop.docx.textkit import utf16_slice
+    from folio_desktop.docx.model.textkit import utf16_slice
 
     return {"type": "textRange", "story": "main", "blockId": b.id, "startOffset": start, "endOffset": end,
             "selectedTextHash": text_hash(utf16_slice(b.text, start, end))}

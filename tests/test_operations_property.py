@@ -20,9 +20,9 @@ from lxml import etree
 from ooxml_validate import load_wml_schema, part_errors
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.op_context import is_last_paragraph
-from folio_desktop.docx.resolve import accept_changes, reject_changes
-from folio_desktop.docx.textkit import index_to_utf16, text_hash, utf16_to_index
+from folio_desktop.docx.editing.ops.context import is_last_paragraph
+from folio_desktop.docx.editing.resolve import accept_changes, reject_changes
+from folio_desktop.docx.model.textkit import index_to_utf16, text_hash, utf16_to_index
 
 DOCS = {
     name: (CORPUS / name).read_bytes()

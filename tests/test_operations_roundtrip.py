@@ -9,9 +9,9 @@ import pytest
 from conftest import CORPUS
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.contract import MODES_BY_TYPE, OPERATION_TYPES, SUPPORTED_MODES
-from folio_desktop.docx.resolve import accept_changes, reject_changes
-from folio_desktop.docx.textkit import text_hash
+from folio_desktop.docx.editing.contract import MODES_BY_TYPE, OPERATION_TYPES, SUPPORTED_MODES
+from folio_desktop.docx.editing.resolve import accept_changes, reject_changes
+from folio_desktop.docx.model.textkit import text_hash
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 TABLES = CORPUS / "docling_word_tables_merged_cells.docx"

@@ -1,4 +1,4 @@
-"""OutlinePanel (folio_desktop/ui/outline_panel.py): numbered headings as a tree, a click or Enter
+"""OutlinePanel (folio_desktop/ui/panels/outline.py): numbered headings as a tree, a click or Enter
 asks to go there, follow() tracks the section under the viewport, page numbers from a layout."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.outline_panel import OutlinePanel
+from folio_desktop.ui.panels.outline import OutlinePanel
 
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
 NUMBERED = CORPUS / "docling_numbered_headings.docx"

@@ -5,9 +5,9 @@ from conftest import CORPUS
 from docbuilder import build_docx, p
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.outline import decode_section_handle
-from folio_desktop.docx.search import MAX_MATCHES
-from folio_desktop.docx.textkit import text_hash, utf16_slice
+from folio_desktop.docx.model.textkit import text_hash, utf16_slice
+from folio_desktop.docx.reading.outline import decode_section_handle
+from folio_desktop.docx.reading.search import MAX_MATCHES
 
 HEADINGS = (
     '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>'

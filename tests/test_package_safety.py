@@ -17,7 +17,7 @@ from folio_desktop.docx import (
     EncryptedDocxError,
     NotADocxError,
 )
-from folio_desktop.docx import package as pkg
+from folio_desktop.docx.package import opc as pkg
 
 ENCRYPTED = {"encrypted-agile-example.docx", "poi_password_is_pass.docx", "poi_protected_agile.docx"}
 

@@ -1,4 +1,4 @@
-"""PageView (folio_desktop/ui/page_view.py): progressive layout, zoom, visible-only painting,
+"""PageView (folio_desktop/ui/pages/view.py): progressive layout, zoom, visible-only painting,
 scrolling to blocks, selection and copy, clicks on redlines, and what the pixels show."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.page_geometry import GAP, text_edges
-from folio_desktop.ui.page_painter import HIGHLIGHT
-from folio_desktop.ui.review_marks import BAR_OFFSET
-from folio_desktop.ui.text_flow import cursor_x
+from folio_desktop.ui.pages.geometry import GAP, text_edges
+from folio_desktop.ui.pages.marks import BAR_OFFSET
+from folio_desktop.ui.pages.painter import HIGHLIGHT
+from folio_desktop.ui.pages.text_flow import cursor_x
 
 SAMPLE = ROOT / "resources" / "sample_contract.docx"
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
@@ -114,7 +114,7 @@ def test_second_pass_fills_in_numpages(qtbot, view):
 
 
 def test_a_layout_failure_is_reported_not_raised(qtbot, view, monkeypatch):
-    from folio_desktop.ui import progressive
+    from folio_desktop.ui.pages import progressive
 
     def broken(_doc):
         raise ValueError("boom")

@@ -11,8 +11,8 @@ from conftest import CORPUS
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.editing import ParagraphView, Stamp
-from folio_desktop.docx.ooxml import W_NS
+from folio_desktop.docx.editing.paragraph_edit import ParagraphView, Stamp
+from folio_desktop.docx.package.ooxml import W_NS
 
 # runs split in the middle of words, a tab, a break, a complex field (code hidden, result shown), a
 # note marker, another author's insertion and our own, a hidden run, a run with two text nodes, a

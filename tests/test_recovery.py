@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui import app as desk_app
-from folio_desktop.ui.recovery_prompt import DISCARD, LATER, RESTORE
-from folio_desktop.ui.review_window import ReviewWindow
+from folio_desktop.ui.desk.recovery_prompt import DISCARD, LATER, RESTORE
+from folio_desktop.ui.desk.window import ReviewWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ CHILD = r"""
 import sys
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from folio_desktop.ui.review_window import ReviewWindow
+from folio_desktop.ui.desk.window import ReviewWindow
 window = ReviewWindow()
 window.ask_before_discarding = False
 window.show()
@@ -212,7 +212,7 @@ def test_a_failed_write_is_explained_and_the_work_stays_open(qtbot, tmp_path, mo
     def fail(path, data):
         raise OSError(code, os.strerror(code), str(path))
 
-    monkeypatch.setattr("folio_desktop.docx.package.atomic_write", fail)  # the one write seam
+    monkeypatch.setattr("folio_desktop.docx.package.opc.atomic_write", fail)  # the one write seam
     shown = warnings(monkeypatch)
     assert not window.save_document()
     assert len(shown) == 1 and words in shown[0] and str(document) in shown[0]

@@ -13,8 +13,8 @@ from conftest import ALL_GOOD, CORPUS
 from docbuilder import build_docx, p
 from test_compare import with_core
 
-from folio_desktop.agents.compare_cli import run as compare_cli
-from folio_desktop.agents.redline import (
+from folio_desktop.agents.versions.cli import run as compare_cli
+from folio_desktop.agents.versions.redline import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
     generate_redline_docx,

@@ -21,8 +21,8 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.compare_window import CompareWindow
-from folio_desktop.ui.review_window import ReviewWindow
+from folio_desktop.ui.desk.compare_window import CompareWindow
+from folio_desktop.ui.desk.window import ReviewWindow
 
 DEMO = CORPUS / "eigenpal_docxjs_editor_demo.docx"  # 6 tracked changes, 1 comment
 LAWYER = "Lawyer"
@@ -670,6 +670,6 @@ def test_the_audit_log_follows_the_document_to_its_new_name(qtbot, tmp_path):
     kinds = [e["kind"] for e in window.audit.entries]
     assert kinds[:len(before)] == before and kinds[len(before):] == ["save_as", "save"]
     # reopening the renamed file finds the whole history
-    from folio_desktop.ui.audit_log import AuditLog
+    from folio_desktop.ui.chat.audit_log import AuditLog
 
     assert [e["kind"] for e in AuditLog(str(target), folder=window.audit.folder).entries] == kinds

@@ -1,4 +1,4 @@
-"""DocxReviewer.checkpoint() / restore(): whole-document undo points (docx/checkpoints.py), no Qt.
+"""DocxReviewer.checkpoint() / restore(): whole-document undo points (docx/editing/checkpoints.py), no Qt.
 
 A restore must give back exactly the document as it was: the same blocks and ids, the same census,
 the same comments, and on save the same bytes for every part; and it must work any number of times.

@@ -1,4 +1,4 @@
-"""Save As with privacy options (folio_desktop/ui/save_as_dialog.py): metadata transforms of spec
+"""Save As with privacy options (folio_desktop/ui/desk/save_as_dialog.py): metadata transforms of spec
 §9.4 and keep/strip comments, written from a copy so the open document never changes."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from conftest import CORPUS
 from ooxml_validate import load_wml_schema, part_errors
 
-from folio_desktop.agents.privacy import InvalidPrivacyOptionsError
+from folio_desktop.agents.versions.privacy import InvalidPrivacyOptionsError
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.comment_strip import strip_comments
+from folio_desktop.docx.editing.comment_strip import strip_comments
 from folio_desktop.docx.errors import DocxError
-from folio_desktop.ui.save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
+from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
 
 REPLIES = CORPUS / "superdoc_word_comments_replies_tracked.docx"  # 6 comments, Cole Palmer's metadata
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"

@@ -1,12 +1,12 @@
-"""Sections of the main story (docx/sections.py): page geometry, columns, header/footer inheritance."""
+"""Sections of the main story (docx/model/sections.py): page geometry, columns, header/footer inheritance."""
 
 import pytest
 from conftest import ALL_GOOD, CORPUS
 from docbuilder import build_docx, p
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.ooxml import w
-from folio_desktop.docx.sections import HeaderFooterRefs, Section, even_and_odd_headers, read_sections
+from folio_desktop.docx.model.sections import HeaderFooterRefs, Section, even_and_odd_headers, read_sections
+from folio_desktop.docx.package.ooxml import w
 
 R = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
 

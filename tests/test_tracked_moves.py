@@ -14,8 +14,8 @@ from lxml import etree
 
 from folio_desktop.agents import create_reviewer_bridge, execute_tool_call
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.validate import validate_elements
-from folio_desktop.ui.change_rows import Places, change_rows, difference_rows
+from folio_desktop.docx.editing.validate import validate_elements
+from folio_desktop.ui.panels.change_rows import Places, change_rows, difference_rows
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 ANN = 'w:author="Ann Lawyer" w:date="2024-01-02T03:04:00Z"'

@@ -18,8 +18,8 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.package_damage import KEEP, REBUILD
-from folio_desktop.ui.save_as_dialog import SaveAsOptionsDialog, SaveOptions
+from folio_desktop.docx.package.damage import KEEP, REBUILD
+from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog, SaveOptions
 
 THEME, SETTINGS = "word/theme/theme1.xml", "word/settings.xml"
 A_THEME = "{http://schemas.openxmlformats.org/drawingml/2006/main}theme"

@@ -14,8 +14,8 @@ from PySide6.QtCore import QPointF, Qt
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.review_marks import display_offset
-from folio_desktop.ui.text_flow import TextPos, text_start
+from folio_desktop.ui.pages.marks import display_offset
+from folio_desktop.ui.pages.text_flow import TextPos, text_start
 
 SAMPLE = ROOT / "resources" / "sample_contract.docx"
 LAWYER = "Lawyer"  # chat_helpers.make_settings' author

@@ -14,9 +14,9 @@ _LAZY = {
     **dict.fromkeys(("ToolInputError", "parse_add_comment_input", "parse_suggest_changes_input"), ".parse"),
     **dict.fromkeys(("InvalidSuggestChangesOptionsError", "SuggestChangesOptions",
                      "describe_suggest_changes_capabilities"), ".suggest_options"),
-    "compare_docx_versions": ".compare",
-    "format_version_diff_for_llm": ".compare",
-    "generate_redline_docx": ".redline",
+    "compare_docx_versions": ".versions.compare",
+    "format_version_diff_for_llm": ".versions.compare",
+    "generate_redline_docx": ".versions.redline",
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import re
 
-from ..docx.contract import (
+from ..docx.editing.contract import (
     KEYS_BY_TYPE,
     MODES,
     OPERATION_TYPES,

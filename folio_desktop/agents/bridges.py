@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from ..docx import DocxReviewer
-from ..docx.contract import parse_batch
-from ..docx.operations import OperationIdConflictError, receipt_for
+from ..docx.editing.contract import parse_batch
+from ..docx.editing.operations import OperationIdConflictError, receipt_for
 
 _DECIMAL = re.compile(r"^\d+$")
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -139,7 +139,7 @@ class ReviewerBridge(AgentBridge):
 
     def annotated_texts(self) -> dict[str, str]:
         """blockId -> the block's text with <ins>/<del>/<comment> marks (the redline view)."""
-        from ..docx import views
+        from ..docx.reading import views
 
         doc = self.reviewer.document
         return views.annotated_texts(doc, doc.snapshot(), doc.body)
@@ -173,7 +173,7 @@ class ReviewQueueBridge(ReviewerBridge):
         ops = [dict(op) for op in parsed["operations"]]
         if not self.editable:
             skipped = [{"id": op["id"], "reason": "documentNotEditable"} for op in ops]
-            from ..docx.skips import issue_for
+            from ..docx.editing.skips import issue_for
 
             return {"version": 1, "status": "committed", "applied": [], "skipped": skipped,
                     "issues": [issue_for("documentNotEditable", op["id"], i, None) for i, op in enumerate(ops)],
@@ -247,7 +247,7 @@ class EditorRefBridge(AgentBridge):
 
     def apply_document_operations(self, batch: dict) -> dict:
         if batch.get("version") != 1:
-            from ..docx.contract import UnsupportedDocumentOperationVersionError
+            from ..docx.editing.contract import UnsupportedDocumentOperationVersionError
 
             raise UnsupportedDocumentOperationVersionError()
         delegate = getattr(self.ref, "apply_document_operations", None)
@@ -257,7 +257,7 @@ class EditorRefBridge(AgentBridge):
             result.setdefault("receipts", [])
             result.setdefault("undoHandle", None)
             return result
-        from ..docx.skips import issue_for
+        from ..docx.editing.skips import issue_for
 
         ops = [dict(op, id=op.get("id", f"op-{i + 1}")) for i, op in enumerate(batch["operations"])]
         if batch.get("dryRun") or batch.get("atomic"):

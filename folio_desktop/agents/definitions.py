@@ -6,7 +6,7 @@ properties, required, enum, additionalProperties false, plain arrays, and numeri
 
 from __future__ import annotations
 
-from ..docx.contract import KEYS_BY_TYPE, PARAGRAPH_PROPERTY_KEYS
+from ..docx.editing.contract import KEYS_BY_TYPE, PARAGRAPH_PROPERTY_KEYS
 from .paging import BUDGET_WORDS
 from .projection import FIELD_WORDS, VIEWS
 from .suggest_options import coerce_options, describe_suggest_changes_capabilities

@@ -6,9 +6,9 @@ with one plain sentence that names the tool and the argument and says what to do
 
 from __future__ import annotations
 
-from ..docx.operations import OperationIdConflictError
-from ..docx.skips import prose_for
-from ..docx.textkit import text_hash, utf16_slice
+from ..docx.editing.operations import OperationIdConflictError
+from ..docx.editing.skips import prose_for
+from ..docx.model.textkit import text_hash, utf16_slice
 from . import read_tools
 from .bridges import decode_comment_id
 from .definitions import TOOL_NAMES
@@ -80,7 +80,7 @@ def _apply(bridge, operations: list[dict], version: str | None, normalizations: 
             raise ToolError("This editor surface cannot verify `documentVersion`; it has no document version to "
                             "compare against.")
         if bridge.get_document_version() != version:
-            from ..docx.skips import issue_for
+            from ..docx.editing.skips import issue_for
 
             skipped = [{"id": op["id"], "reason": "documentVersionMismatch"} for op in operations]
             issues = [issue_for("documentVersionMismatch", op["id"], i, None) for i, op in enumerate(operations)]

@@ -7,13 +7,13 @@ import json
 import uuid
 from dataclasses import dataclass, field
 
-from ..docx.contract import (
+from ..docx.editing.contract import (
     KEYS_BY_TYPE,
     InvalidDocumentOperationBatchError,
     UnsupportedDocumentOperationVersionError,
     parse_batch,
 )
-from ..docx.textkit import HASH_PATTERN, utf16_len
+from ..docx.model.textkit import HASH_PATTERN, utf16_len
 from .suggest_options import AGGREGATE_LIMIT, TEXT_LIMIT, coerce_options
 
 

@@ -8,10 +8,10 @@ in them (agents/projection.py). Unknown arguments are refused with the valid one
 
 from __future__ import annotations
 
-from ..docx.outline import decode_section_handle, outline, resolve_section
-from ..docx.search import MAX_QUERY, find_in_blocks, find_in_story
-from ..docx.textkit import normalize
-from ..docx.views import block_line
+from ..docx.model.textkit import normalize
+from ..docx.reading.outline import decode_section_handle, outline, resolve_section
+from ..docx.reading.search import MAX_QUERY, find_in_blocks, find_in_story
+from ..docx.reading.views import block_line
 from .paging import RESULT_BUDGET, clip, json_size, take_page
 from .projection import VIEWS, BlockReader
 from .tool_args import ToolError, choice_arg, int_arg, refuse_unknown, require_object, str_arg

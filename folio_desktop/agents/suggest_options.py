@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..docx.contract import OPERATION_TYPES
+from ..docx.editing.contract import OPERATION_TYPES
 
 DEFAULT_MAX_OPERATIONS = 50
 DEFAULT_TYPES = tuple(t for t in OPERATION_TYPES if t not in ("commentOnBlock", "insertSignatureTable"))

@@ -8,8 +8,8 @@ from .errors import (
     NotADocxError,
     SaveConflictError,
 )
+from .reading.snapshot import Block, Snapshot
 from .reviewer import DocxReviewer
-from .snapshot import Block, Snapshot
 
 __all__ = [
     "Block",

@@ -6,17 +6,18 @@ import hashlib
 import os
 from pathlib import Path
 
-from . import checkpoints, views
-from .changes import Change, census
-from .checkpoints import Checkpoint
-from .comments import Comment, read_comments, threads
-from .concealed import ConcealedReport, concealed_text
-from .document import Document, Story
+from .editing import checkpoints
+from .editing.checkpoints import Checkpoint
 from .errors import CorruptDocxError, DocxError, SaveConflictError
-from .outline import OutlineEntry, SectionResolution, outline, resolve_section
-from .package import Package, read_document_file, write_document_file
-from .search import SearchResult, find_in_blocks, find_in_story
-from .snapshot import Snapshot
+from .model.document import Document, Story
+from .package.opc import Package, read_document_file, write_document_file
+from .reading import views
+from .reading.changes import Change, census
+from .reading.comments import Comment, read_comments, threads
+from .reading.concealed import ConcealedReport, concealed_text
+from .reading.outline import OutlineEntry, SectionResolution, outline, resolve_section
+from .reading.search import SearchResult, find_in_blocks, find_in_story
+from .reading.snapshot import Snapshot
 
 
 class DocxReviewer:
@@ -173,7 +174,7 @@ class DocxReviewer:
     @property
     def engine(self):
         if self._engine is None:
-            from .operations import OperationEngine
+            from .editing.operations import OperationEngine
 
             # the model and the lawyer edit through this engine; neither sees hidden text
             self._engine = OperationEngine(self.document, self.author, guard_hidden_text=True)
@@ -207,40 +208,40 @@ class DocxReviewer:
     # -- reviewing: accept, reject, comments ----------------------------------------------------------
 
     def accept_change(self, change_id: int) -> bool:
-        from .resolve import accept_changes
+        from .editing.resolve import accept_changes
 
         return accept_changes(self.document, {int(change_id)}) > 0
 
     def reject_change(self, change_id: int) -> bool:
-        from .resolve import reject_changes
+        from .editing.resolve import reject_changes
 
         return reject_changes(self.document, {int(change_id)}) > 0
 
     def accept_all(self) -> int:
         """Accept every pending change in every story; returns how many there were."""
-        from .resolve import accept_changes
+        from .editing.resolve import accept_changes
 
         return accept_changes(self.document)
 
     def accept_changes(self, change_ids) -> int:
         """Accept several changes in one pass (their resolutions interact, so they go together);
         returns how many census entries were resolved."""
-        from .resolve import accept_changes
+        from .editing.resolve import accept_changes
 
         return accept_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
 
     def reject_changes(self, change_ids) -> int:
-        from .resolve import reject_changes
+        from .editing.resolve import reject_changes
 
         return reject_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
 
     def reject_all(self) -> int:
-        from .resolve import reject_changes
+        from .editing.resolve import reject_changes
 
         return reject_changes(self.document)
 
     def _comment_store(self):
-        from .comment_store import CommentStore
+        from .editing.comment_store import CommentStore
 
         return CommentStore(self.document)
 
@@ -270,7 +271,7 @@ class DocxReviewer:
         return done
 
     def capabilities(self) -> dict:
-        from .contract import capabilities
+        from .editing.contract import capabilities
 
         return capabilities()
 

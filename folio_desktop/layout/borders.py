@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QRectF
 
-from ..docx.formatting import hex_color
-from ..docx.ooxml import W_NS
+from ..docx.model.formatting import hex_color
+from ..docx.package.ooxml import W_NS
 
 _W = "{" + W_NS + "}"
 PX_PER_PT = 96 / 72
@@ -302,8 +302,8 @@ class TableBorders:
     """The borders of one table, resolved cell by cell and edge by edge before its rows are placed."""
 
     def __init__(self, formatter, tbl, rows: list, grid: list[float]):
-        from ..docx.formatting import parse_borders
-        from ..docx.snapshot import row_cells
+        from ..docx.model.formatting import parse_borders
+        from ..docx.reading.snapshot import row_cells
 
         theme = formatter.theme
         self._last: tuple | None = None

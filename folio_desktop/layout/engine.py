@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF
 
-from ..docx.accepted import table_deleted
-from ..docx.formatting import Formatter
-from ..docx.ooxml import W_NS, on_off
-from ..docx.sections import (
+from ..docx.model.formatting import Formatter
+from ..docx.model.sections import (
     collapses_paragraph_spacing,
     compatibility_mode,
     even_and_odd_headers,
     read_sections,
 )
+from ..docx.package.ooxml import W_NS, on_off
+from ..docx.reading.accepted import table_deleted
 from . import floating
 from .borders import NO_PADS, TableBorders, cell_pads, close_frames
 from .borders import pads as frame_pads
@@ -100,7 +100,7 @@ class Paginator:
             if block is None and story == "main":
                 block = self.snapshot.block_of_paragraph.get(p)
                 if block is not None and block.joined:
-                    # paragraphs joined by deleted marks (docx/accepted.py) read as one block, labelled
+                    # paragraphs joined by deleted marks (docx/reading/accepted.py) read as one block, labelled
                     # as the paragraph whose mark survives. The views of the text as accepted lay them
                     # out as that one paragraph (as accept-all makes it); the others each on its own,
                     # with accepted offsets that run on over them
@@ -701,7 +701,7 @@ class Paginator:
     # -- tables ----------------------------------------------------------------------------------------------
 
     def _place_table(self, tbl):
-        from ..docx.snapshot import row_cells, table_rows
+        from ..docx.reading.snapshot import row_cells, table_rows
 
         if self.view in ACCEPTED_VIEWS and table_deleted(tbl):
             # every row pending deletion: accept-all removes the table (and a deleted mark before it
@@ -836,7 +836,7 @@ class Paginator:
             self._repeat_headers(header_rows, row, indent, borders)
 
     def _measure_row(self, tr, r_index, row_count, grid, style) -> dict:
-        from ..docx.snapshot import row_cells
+        from ..docx.reading.snapshot import row_cells
 
         cells = []
         height = 0.0
@@ -921,7 +921,7 @@ class Paginator:
 
     def _measure_nested(self, tbl, width: float) -> _NestedTable:
         """A table inside a cell: its rows side by side within the cell's width, as one block."""
-        from ..docx.snapshot import table_rows
+        from ..docx.reading.snapshot import table_rows
 
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
@@ -930,7 +930,7 @@ class Paginator:
         rows = [tr for tr in table_rows(tbl) if tr.find(_W + "trPr") is None
                 or not self._row_left_out(tr.find(_W + "trPr"))]
         if not grid or sum(grid) <= 0:
-            from ..docx.snapshot import row_cells
+            from ..docx.reading.snapshot import row_cells
 
             cols = max((sum(c[2] for c in row_cells(r)) for r in rows), default=1)
             grid = [width / max(cols, 1)] * max(cols, 1)

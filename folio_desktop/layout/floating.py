@@ -15,7 +15,7 @@ their wrapping moves the text around them.
   (wpg:wgp, children mapped from the group's child coordinates).
 
 Only geometry is computed here; the media bytes are read and decoded when a page is painted
-(ui/drawings.py), so layout stays as fast with pictures as without.
+(ui/pages/drawings.py), so layout stays as fast with pictures as without.
 
 Known limits: an object wraps the text laid out after it on its page (Word also wraps the lines
 above its anchor paragraph when the object reaches up there); objects in table cells and in

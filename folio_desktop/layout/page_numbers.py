@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ..docx.numbering import format_number as list_number
-from ..docx.ooxml import W_NS
+from ..docx.model.numbering import format_number as list_number
+from ..docx.package.ooxml import W_NS
 
 _W = "{" + W_NS + "}"
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")

@@ -15,11 +15,21 @@ from lxml import etree
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFormat, QTextLayout, QTextOption
 
-from ..docx import inline
-from ..docx.accepted import deleting_mark
-from ..docx.font_table import read_font_table
-from ..docx.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, OBJECT, PAGE_BREAK, TAB, TEXT, StoryState
-from ..docx.ooxml import first_child
+from ..docx.model.font_table import read_font_table
+from ..docx.package.ooxml import first_child
+from ..docx.reading import inline
+from ..docx.reading.accepted import deleting_mark
+from ..docx.reading.inline import (
+    BREAK,
+    COMMENT_END,
+    COMMENT_START,
+    NOTE,
+    OBJECT,
+    PAGE_BREAK,
+    TAB,
+    TEXT,
+    StoryState,
+)
 from .borders import paragraph_frame
 from .fonts import KANA
 
@@ -41,7 +51,7 @@ KIND_COLORS = {"inserted": "#1f5fbf", "deleted": "#c62828", "formatted": "#8a5a0
 # none = the text as accepted, nothing marked; original = the text as if every change were rejected
 VIEWS = ("all", "simple", "none", "original")
 # the views that show the text as accepted: there a deleted paragraph mark joins its paragraph to
-# the next one (docx/accepted.py), laid out as one paragraph as accept-all makes it
+# the next one (docx/reading/accepted.py), laid out as one paragraph as accept-all makes it
 ACCEPTED_VIEWS = ("simple", "none")
 COLOR_SCHEMES = ("author", "kind")
 # Word's superscript and subscript: size and shift per em of the run's size (measured in its PDFs);
@@ -562,7 +572,7 @@ class ParagraphMeasurer:
         # the replacement glyph, spaced out to the picture's width, holds its place on the line
         font.setLetterSpacing(QFont.AbsoluteSpacing, max(w - 8.0, 0.0))
         cf.setFont(font)
-        cf.setForeground(QColor(0, 0, 0, 0))  # the picture is painted there (ui/drawings.py), not the glyph
+        cf.setForeground(QColor(0, 0, 0, 0))  # the picture is painted there (ui/pages/drawings.py), not the glyph
         formats.append((pos, pos + 1, cf))
         spans.append(Span(pos, pos + 1, "object"))
 

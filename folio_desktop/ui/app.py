@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from .. import APP_NAME, __version__
-from .recovery_prompt import offer_recovery
+from .desk.recovery_prompt import offer_recovery
 
 ORGANIZATION = "folio"
 
@@ -19,7 +19,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from PySide6.QtWidgets import QApplication
 
     from ..assets import icon_path
-    from .review_window import ReviewWindow
+    from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
     app.setApplicationName(APP_NAME)

@@ -1,0 +1,1 @@
+"""Comparing two versions: the story-by-story diff, the redline written as tracked changes, its notes and privacy, the compare CLI."""

@@ -1,0 +1,416 @@
+"""Version comparison (spec §9.1, §9.2): what changed between two .docx files, story by story.
+
+Both inputs are read in their final (all-accepted) view, so pending redlines count as applied.
+Blocks are aligned in three passes (stable paraIds, exact-text LCS, positional zip of the gaps),
+pairs are classified (modified / formatChanged / unchanged), and deleted+added blocks with the
+same text become moves. The alignment is shared with the redline writer (redline.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from lxml import etree
+
+from folio_desktop.docx import DocxReviewer
+from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS
+from folio_desktop.docx.editing.worddiff import diff_words
+from folio_desktop.docx.errors import DocxError
+from folio_desktop.docx.package.ooxml import W_NS
+
+from . import privacy as privacy_mod
+
+SCOPES = ("text", "formatting", "metadata")
+DEFAULT_SCOPES = ("text", "formatting")
+FORMAT_PROPERTIES = ("bold", "italic", "underline", "strike", "fontFamily", "fontSizePt", "color")
+LCS_CELL_BUDGET = 4_000_000  # per comparison, shared by every story
+MOVE_CANDIDATES = 10_000  # deleted blocks remembered per text for move pairing
+MOVE_MIN_WORDS = 3
+_FALLBACK_PREFIXES = ("seq-", "blank-")
+_NOTE_MARK = re.compile(r"\[\^(e?)\d+\]")
+_NOTE_REFS = (f"{{{W_NS}}}footnoteReference", f"{{{W_NS}}}endnoteReference")
+_W_ID = f"{{{W_NS}}}id"
+
+
+class InvalidVersionComparisonOptionsError(ValueError):
+    """`include` named no scope, or one this comparison does not know."""
+
+
+# -- opening ----------------------------------------------------------------------------------------
+
+def open_view(data: bytes, view: str = "final", author: str = "AI") -> DocxReviewer:
+    """A private reviewer over the bytes with every change accepted (final) or rejected (original)."""
+    rev = DocxReviewer.from_bytes(data, author=author)
+    if has_revisions(rev):
+        rev.accept_all() if view == "final" else rev.reject_all()
+    return rev
+
+
+def has_revisions(rev: DocxReviewer) -> bool:
+    """Whether any story holds a revision mark (a cheap C-level scan before a full resolve)."""
+    package = rev.document.package
+    parts = {s.part for s in rev.stories()}
+    return any(next(package.xml(part).iter(*REVISION_TAGS), None) is not None for part in parts)
+
+
+def story_blocks(rev: DocxReviewer) -> dict[str, tuple]:
+    """story key -> (Story, content and blank blocks); diagnostics are not document text."""
+    out = {}
+    for story in rev.stories():
+        snap = rev.document.snapshot_story(story)
+        out[story.key] = (story, [b for b in snap.blocks if b.kind != "diagnostic"])
+    return out
+
+
+# -- alignment ----------------------------------------------------------------------------------------
+
+@dataclass
+class Budget:
+    """LCS cells still allowed in this comparison."""
+
+    cells: int = LCS_CELL_BUDGET
+
+
+def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Longest subsequence of (base, revised) pairs, sorted by base index, increasing in revised."""
+    pairs = sorted(pairs)
+    tails: list[int] = []
+    ends: list[int] = []
+    back: list[int] = []
+    for n, (_, r) in enumerate(pairs):
+        k = bisect_left(tails, r)
+        back.append(ends[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(r)
+            ends.append(n)
+        else:
+            tails[k] = r
+            ends[k] = n
+    out = []
+    n = ends[-1] if ends else -1
+    while n >= 0:
+        out.append(pairs[n])
+        n = back[n]
+    return out[::-1]
+
+
+def match_text(block) -> str:
+    """The text two blocks are compared by: the block text with each note marker ([^3], [^e1]) naming
+    the note it refers to instead of its number, so a paragraph whose notes were only renumbered
+    (a note earlier in the document came or went) reads the same; accepting renumbers them anyway."""
+    text = block.text
+    if "[^" not in text or block.element is None or not block.structural_boundaries:
+        return text
+    refs = [(ref.tag == _NOTE_REFS[1], ref.get(_W_ID)) for ref in block.element.iter(*_NOTE_REFS)]
+    marks = list(_NOTE_MARK.finditer(text))
+    if len(refs) != len(marks) or any(bool(m.group(1)) != end for m, (end, _) in zip(marks, refs)):
+        return text  # hidden references or literal "[^n]" text: compare as written
+    out, at = [], 0
+    for m, (end, nid) in zip(marks, refs):
+        out += [text[at:m.start()], f"[^{'e' if end else ''}#{nid}]"]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def same_text(a, b) -> bool:
+    return a.text == b.text or ("[^" in a.text and "[^" in b.text and match_text(a) == match_text(b))
+
+
+def lcs_pairs(a: list, b: list) -> list[tuple[int, int]]:
+    """Index pairs of one longest common subsequence (Hunt-Szymanski: fast when matches are rare)."""
+    where: dict = {}
+    for j, x in enumerate(b):
+        where.setdefault(x, []).append(j)
+    tails: list[int] = []
+    nodes: list[tuple] = []
+    for i, x in enumerate(a):
+        for j in reversed(where.get(x, ())):
+            k = bisect_left(tails, j)
+            node = (i, j, nodes[k - 1] if k else None)
+            if k == len(tails):
+                tails.append(j)
+                nodes.append(node)
+            else:
+                tails[k] = j
+                nodes[k] = node
+    out = []
+    node = nodes[-1] if nodes else None
+    while node is not None:
+        out.append((node[0], node[1]))
+        node = node[2]
+    return out[::-1]
+
+
+def align(base: list, revised: list, budget: Budget) -> list[tuple]:
+    """Entries ("pair", bi, ri) | ("del", bi, None) | ("add", None, ri) in revised order, deletions
+    where they sat (spec §9.1 passes 1-3)."""
+    rev_ids = {b.id: j for j, b in enumerate(revised) if not b.id.startswith(_FALLBACK_PREFIXES)}
+    stable = [(i, rev_ids[b.id]) for i, b in enumerate(base)
+              if not b.id.startswith(_FALLBACK_PREFIXES) and b.id in rev_ids]
+    anchors = _lis(stable)
+    left_b = sorted(set(range(len(base))) - {i for i, _ in anchors})
+    left_r = sorted(set(range(len(revised))) - {j for _, j in anchors})
+    cells = len(left_b) * len(left_r)
+    if left_b and left_r and cells <= budget.cells:
+        budget.cells -= cells
+        found = lcs_pairs([match_text(base[i]) for i in left_b], [match_text(revised[j]) for j in left_r])
+        anchors = _lis(anchors + [(left_b[x], left_r[y]) for x, y in found])
+    entries: list[tuple] = []
+    prev_b = prev_r = -1
+    for bi, ri in anchors + [(len(base), len(revised))]:
+        gap_b, gap_r = list(range(prev_b + 1, bi)), list(range(prev_r + 1, ri))
+        zipped = min(len(gap_b), len(gap_r))
+        entries += [("pair", gap_b[k], gap_r[k]) for k in range(zipped)]
+        entries += [("del", i, None) for i in gap_b[zipped:]]
+        entries += [("add", None, j) for j in gap_r[zipped:]]
+        if bi < len(base):
+            entries.append(("pair", bi, ri))
+        prev_b, prev_r = bi, ri
+    return entries
+
+
+# -- formatting ---------------------------------------------------------------------------------------
+
+def _runs(block) -> list[dict] | None:
+    runs = block.preview_runs or [{"text": block.text}]
+    return runs if "".join(r["text"] for r in runs) == block.text else None
+
+
+def format_segments(base_block, revised_block, properties=FORMAT_PROPERTIES) -> list[tuple[int, int, dict]]:
+    """[(start, end, {property: revised value})] over code points where the run formatting of two
+    equal texts differs; [] when the preview texts disagree with the block text (no reliable walk)."""
+    a, b = _runs(base_block), _runs(revised_block)
+    if a is None or b is None or base_block.text != revised_block.text:
+        return []
+    out: list[tuple[int, int, dict]] = []
+    ia = ib = 0
+    oa = ob = 0  # offsets consumed inside the current runs
+    pos = 0
+    while ia < len(a) and ib < len(b):
+        ra, rb = a[ia], b[ib]
+        step = min(len(ra["text"]) - oa, len(rb["text"]) - ob)
+        if step:
+            delta = {p: _value(rb, p) for p in properties if _value(ra, p) != _value(rb, p)}
+            if delta:
+                if out and out[-1][1] == pos and out[-1][2] == delta:
+                    out[-1] = (out[-1][0], pos + step, delta)
+                else:
+                    out.append((pos, pos + step, delta))
+            pos += step
+        oa += step
+        ob += step
+        if oa >= len(ra["text"]):
+            ia, oa = ia + 1, 0
+        if ob >= len(rb["text"]):
+            ib, ob = ib + 1, 0
+    return out
+
+
+def _value(run: dict, prop: str):
+    if prop in ("bold", "italic", "underline", "strike"):
+        return bool(run.get(prop))
+    return run.get(prop)
+
+
+def styles_alike(base: DocxReviewer, revised: DocxReviewer) -> bool:
+    """Both documents define their styles identically, so equal paragraph markup formats equally."""
+    def markup(rev):
+        part = rev.document.related_part("styles")
+        return etree.tostring(rev.document.package.xml(part)) if part else b""
+    return markup(base) == markup(revised)
+
+
+def same_markup(base_block, revised_block) -> bool:
+    """The two paragraphs are the same XML (runs and properties): no formatting can differ, when the
+    styles are alike; a cheap test that spares reading every unchanged paragraph's run formatting."""
+    a, b = base_block.element, revised_block.element
+    return a is not None and b is not None and etree.tostring(a) == etree.tostring(b)
+
+
+def changed_properties(base_block, revised_block) -> list[str]:
+    seen = {p for _, _, delta in format_segments(base_block, revised_block) for p in delta}
+    return [p for p in FORMAT_PROPERTIES if p in seen]
+
+
+# -- the diff -----------------------------------------------------------------------------------------
+
+def _counts(changes: list[dict], unchanged: int) -> dict:
+    kinds = [c["type"] for c in changes]
+    return {"added": kinds.count("added"), "deleted": kinds.count("deleted"), "modified": kinds.count("modified"),
+            "formatChanged": kinds.count("formatChanged"), "moved": kinds.count("movedTo"), "unchanged": unchanged}
+
+
+def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
+                alike: bool = False) -> tuple[list[dict], int]:
+    bh = base_story.handle() if base_story else None
+    rh = rev_story.handle() if rev_story else None
+    changes: list[dict] = []
+    unchanged = 0
+    for kind, bi, ri in align(base_blocks, rev_blocks, budget):
+        if kind == "del":
+            b = base_blocks[bi]
+            if "text" in scopes:
+                changes.append({"type": "deleted", "blockId": b.id, "kind": b.kind, "text": b.text,
+                                "baseHandle": {"story": bh, "blockId": b.id}})
+            continue
+        r = rev_blocks[ri]
+        if kind == "add":
+            if "text" in scopes:
+                changes.append({"type": "added", "blockId": r.id, "kind": r.kind, "text": r.text,
+                                "revisedHandle": {"story": rh, "blockId": r.id}})
+            continue
+        b = base_blocks[bi]
+        handles = {"baseHandle": {"story": bh, "blockId": b.id}, "revisedHandle": {"story": rh, "blockId": r.id}}
+        if not same_text(b, r):
+            if "text" in scopes:
+                segments = [{"type": op, "text": t} for op, t in diff_words(b.text, r.text)]
+                changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
+            continue
+        props = changed_properties(b, r) if "formatting" in scopes and not (alike and same_markup(b, r)) else []
+        if props:
+            changes.append({"type": "formatChanged", "blockId": r.id, "kind": r.kind, "text": r.text,
+                            "changedProperties": props, **handles})
+        else:
+            unchanged += 1
+    return changes, unchanged
+
+
+def detect_moves(changes: list[dict], next_group: list[int]) -> None:
+    """Turn deleted+added blocks with the same text of >= 3 words into movedFrom/movedTo, FIFO per
+    text; group ids continue across stories through `next_group`."""
+    waiting: dict[str, list[dict]] = {}
+    for change in changes:
+        if change["type"] == "deleted" and len(change["text"].split()) >= MOVE_MIN_WORDS:
+            queue = waiting.setdefault(change["text"], [])
+            if len(queue) < MOVE_CANDIDATES:
+                queue.append(change)
+    for change in changes:
+        if change["type"] != "added":
+            continue
+        queue = waiting.get(change["text"])
+        if not queue:
+            continue
+        source = queue.pop(0)
+        source["type"], change["type"] = "movedFrom", "movedTo"
+        source["moveGroupId"] = change["moveGroupId"] = next_group[0]
+        next_group[0] += 1
+
+
+def _metadata(rev: DocxReviewer) -> dict:
+    package = rev.document.package
+    root = None
+    if package.has_part(privacy_mod.CORE_PART):
+        try:
+            root = package.xml(privacy_mod.CORE_PART)
+        except DocxError:
+            root = None  # unreadable metadata compares as absent rather than failing the comparison
+    return privacy_mod.read_core_properties(root)
+
+
+def check_scopes(include) -> tuple[str, ...]:
+    if include is None:
+        return DEFAULT_SCOPES
+    if isinstance(include, str) or not isinstance(include, (list, tuple, set, frozenset)) or not include \
+            or any(s not in SCOPES for s in include):
+        raise InvalidVersionComparisonOptionsError("Version comparison requires at least one recognized scope")
+    return tuple(s for s in SCOPES if s in include)
+
+
+def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, privacy=None) -> dict:
+    """The FolioVersionDiff of two opened (already resolved) documents."""
+    scopes = check_scopes(include)
+    transforms = privacy_mod.normalize_transforms(privacy)
+    budget = Budget()
+    alike = "formatting" in scopes and styles_alike(base, revised)
+    base_stories, rev_stories = story_blocks(base), story_blocks(revised)
+    keys = list(base_stories) + [k for k in rev_stories if k not in base_stories]
+    group = [1]
+    stories, all_changes = [], []
+    unchanged_total = 0
+    for key in keys:
+        b_story, b_blocks = base_stories.get(key, (None, []))
+        r_story, r_blocks = rev_stories.get(key, (None, []))
+        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike)
+        detect_moves(changes, group)
+        unchanged_total += unchanged
+        stories.append({"baseStory": b_story.handle() if b_story else None,
+                        "revisedStory": r_story.handle() if r_story else None,
+                        "changes": changes, "summaryCounts": _counts(changes, unchanged)})
+        all_changes += changes
+    metadata = []
+    if "metadata" in scopes:
+        old, new = _metadata(base), _metadata(revised)
+        metadata = [{"property": p, "baseValue": old[p], "revisedValue": new[p]}
+                    for p in privacy_mod.CORE_FIELDS if old[p] != new[p]]
+    counts = _counts(all_changes, unchanged_total)
+    counts = {**{k: v for k, v in counts.items() if k != "unchanged"}, "metadataChanged": len(metadata),
+              "unchanged": unchanged_total}
+    diff = {"changes": all_changes, "stories": stories, "metadataChanges": metadata,
+            "privacyReport": privacy_mod.empty_report(), "summaryCounts": counts}
+    return privacy_mod.apply_to_diff(diff, transforms) if transforms else diff
+
+
+def compare_docx_versions(base: bytes, revised: bytes, include=None, privacy=None) -> dict:
+    """Compare two .docx packages (spec §9.1). Raises InvalidVersionComparisonOptionsError for bad
+    options and the docx engine's DocxError subclasses for unreadable input."""
+    check_scopes(include)
+    privacy_mod.normalize_transforms(privacy)
+    return diff_reviewers(open_view(base), open_view(revised), include, privacy)
+
+
+# -- the text the model reads (spec §9.2) ---------------------------------------------------------------
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 61 else f"{text[:30]}…{text[-30:]}"
+
+
+def _segments(segments: list[dict]) -> str:
+    out = []
+    for seg in segments:
+        if seg["type"] == "equal":
+            out.append(_clip(seg["text"]))
+        elif seg["type"] == "del":
+            out.append(f"[-{seg['text']}-]")
+        else:
+            out.append(f"{{+{seg['text']}+}}")
+    return "".join(out)
+
+
+def format_version_diff_for_llm(diff: dict) -> str:
+    c = diff["summaryCounts"]
+    head = f"Version diff: {c['added']} added, {c['deleted']} deleted, {c['modified']} modified, " \
+           f"{c['formatChanged']} format-changed, {c['moved']} moved"
+    if c.get("metadataChanged", 0) > 0:
+        head += f", {c['metadataChanged']} metadata-changed"
+    lines = [head + f", {c['unchanged']} unchanged"]
+    report = diff.get("privacyReport") or {}
+    if report.get("appliedTransforms"):
+        lines.append("Privacy transforms: " + ", ".join(report["appliedTransforms"]))
+        lines.append("Removed metadata fields: " + (", ".join(report["removedMetadataProperties"]) or "none"))
+    for ch in diff["changes"]:
+        t, bid = ch["type"], ch["blockId"]
+        if t == "added":
+            lines.append(f"+ [{bid}] added: {ch['text']}")
+        elif t == "deleted":
+            lines.append(f"- [{bid}] deleted: {ch['text']}")
+        elif t == "modified":
+            lines.append(f"~ [{bid}] modified: {_segments(ch['segments'])}")
+        elif t == "formatChanged":
+            lines.append(f"~ [{bid}] format changed ({', '.join(ch['changedProperties'])}): {_clip(ch['text'])}")
+        elif t == "movedFrom":
+            lines.append(f"< [{bid}] moved away (move {ch['moveGroupId']}): {ch['text']}")
+        elif t == "movedTo":
+            lines.append(f"> [{bid}] moved here (move {ch['moveGroupId']}): {ch['text']}")
+    for m in diff["metadataChanges"]:
+        lines.append(f"~ metadata.{m['property']}: {json.dumps(m['baseValue'], ensure_ascii=False)} -> "
+                     f"{json.dumps(m['revisedValue'], ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "InvalidVersionComparisonOptionsError", "align", "compare_docx_versions", "diff_reviewers",
+    "format_segments", "format_version_diff_for_llm", "open_view", "story_blocks",
+]

@@ -1,0 +1,749 @@
+"""The operation engine: resolve a parsed batch against one snapshot, apply it right to left as
+tracked changes (or directly), and report what happened (spec §3.5-3.10).
+
+Every operation is resolved and checked before anything is written. Operations are then applied
+from the end of the document backwards, so the offsets of those still waiting stay valid. A batch
+is one undo step; atomic batches and dry runs write nothing unless everything applies.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from ..model import graphemes
+from ..model.document import Document
+from ..model.textkit import index_to_utf16, text_hash, utf16_to_index
+from ..package.ooxml import W_NS, W_PPR, W_RPR, on_off
+from ..reading.concealed import hidden_spans
+from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
+from .ops import blocks as op_blocks
+from .ops import tables as op_tables
+from .ops import text as op_text
+from .ops.context import OpContext, RecordingStamp, note_texts
+from .paragraph_edit import EditError, Stamp, max_revision_id, now_iso
+from .skips import issue_for
+from .validate import validate_elements
+
+if TYPE_CHECKING:
+    from ..reading.snapshot import Block, Snapshot
+
+_W = "{" + W_NS + "}"
+
+IMPLEMENTATIONS = {
+    "replaceInBlock": op_text.replace_in_block,
+    "replaceRange": op_text.replace_range,
+    "replaceBlock": op_text.replace_block,
+    "formatRange": op_text.format_range,
+    "commentOnRange": op_text.comment_on_range,
+    "commentOnBlock": op_text.comment_on_block,
+    "setBlockParagraphProperties": op_text.set_paragraph_properties,
+    "insertAfterBlock": op_blocks.insert_block,
+    "insertBeforeBlock": op_blocks.insert_block,
+    "deleteBlock": op_blocks.delete_block,
+    "splitBlock": op_blocks.split_block,
+    "mergeBlockWithNext": op_blocks.merge_block,
+    "insertTable": op_tables.insert_table,
+    "deleteTable": op_tables.delete_table,
+    "insertSignatureTable": op_tables.insert_signature_table,
+    "insertTableRow": op_tables.insert_table_row,
+    "deleteTableRow": op_tables.delete_table_row,
+    "insertTableColumn": op_tables.insert_table_column,
+    "deleteTableColumn": op_tables.delete_table_column,
+    "mergeTableCells": op_tables.merge_table_cells,
+    "splitTableCell": op_tables.split_table_cell,
+}
+TEXT_CHANGING = ("replaceInBlock", "replaceRange", "replaceBlock", "splitBlock")
+ANNOTATIONS = ("commentOnRange", "commentOnBlock")
+BLOCK_CLAIMS = ("deleteBlock", "replaceBlock", "splitBlock")
+INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignatureTable")
+HIDDEN_GUARDED = ("replaceBlock", "deleteBlock", "replaceInBlock", "replaceRange")
+TABLE_OPS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn", "mergeTableCells",
+             "splitTableCell", "deleteTable")
+
+
+class OperationIdConflictError(ValueError):
+    """An operation id that this document already applied with other content."""
+
+
+@dataclass
+class _Planned:
+    index: int
+    op: dict
+    block: Block | None
+    resolved: dict = field(default_factory=dict)
+    order: tuple = ()
+    move: str | None = None
+    move_name: str | None = None
+
+
+@dataclass
+class _UndoEntry:
+    handle: str
+    state: dict
+    version_after: int
+    comment_ids: list[int]
+    op_ids: list[str]
+
+
+class OperationEngine:
+    """One per open document: revision cursor, undo history, and the id registry for replays."""
+
+    def __init__(self, doc: Document, author: str, *, guard_hidden_text: bool = False):
+        self.doc = doc
+        self.author = author
+        # refuse edits that would leave hidden text live and unreviewed (issue 12): on for the surfaces
+        # whose authors cannot see hidden text (the reviewer's engine: the model, the lawyer); off for
+        # the redline writer, which writes the difference between two versions, not an author's edit
+        self.guard_hidden_text = guard_hidden_text
+        self._cursor: list[int] | None = None
+        self._undo: list[_UndoEntry] = []
+        self._undo_seq = 0
+        self.registry: dict[str, tuple[str, dict]] = {}  # op id -> (fingerprint, receipt)
+
+    # -- public ------------------------------------------------------------------------------
+
+    def apply(self, batch, *, snapshot: Snapshot | None = None, author: str | None = None,
+              keystrokes: bool = False, undoable: bool = True) -> dict:
+        """Apply a batch (spec §3). Two host-side options, never part of the batch a model sends:
+        keystrokes=True says the batch is a person typing at a caret (op_text.keystrokes: the
+        characters typed, not a word diff; splitBlock may split at a paragraph's very start or end,
+        as Enter does); undoable=False keeps no per-batch undo state (the caller has its own undo,
+        and copying a long document for every keystroke would cost more than the edit)."""
+        parsed = parse_batch(batch)
+        mode = parsed.get("mode", "tracked-changes")
+        atomic = parsed.get("atomic", False)
+        dry_run = parsed.get("dryRun", False)
+        ops = [dict(op) for op in parsed["operations"]]
+        named = {i for i, op in enumerate(ops) if "id" in op}  # only caller ids are remembered for replays
+        for i, op in enumerate(ops):
+            op.setdefault("id", f"op-{i + 1}")
+
+        replayed = self._replays(ops, named)
+        pinned = (parsed.get("precondition") or {}).get("documentVersion")
+        if pinned is not None and pinned != self.version_token():
+            return self._all_skipped(ops, replayed, "documentVersionMismatch",
+                                     f"the document is at version {self.version_token()}, not {pinned}")
+        doc = self.doc
+        current = doc.snapshot()
+        skipped: dict[int, tuple[str, str | None]] = {}
+        planned: list[_Planned] = []
+        for i, op in enumerate(ops):
+            if i in replayed:
+                continue
+            try:
+                plan = self._resolve(i, op, mode, current, snapshot)
+                plan.resolved["keystrokes"] = keystrokes
+                planned.append(plan)
+            except EditError as err:
+                skipped[i] = (err.reason, err.message)
+        self._claims(planned, skipped)
+        planned = [p for p in planned if p.index not in skipped]
+        self._pair_moves(planned, mode)
+
+        # the state to roll back to (a rejected atomic batch, a dry run) and to undo the batch by
+        state = doc.package.checkpoint(self.parts_to_checkpoint()) if undoable or atomic or dry_run else None
+        stamp = Stamp(author or self.author, now_iso(), self._revision_cursor())
+        cursor_before = stamp.cursor[0]
+        applied: dict[int, dict] = {}
+        normalizations: list[dict] = []
+        created_comments: list[int] = []
+        taken_ids = {b.id for b in current.blocks}
+        store = _LazyCommentStore(doc)
+        in_place: list[etree._Element] | None = []  # paragraphs whose text alone changed
+        for plan in sorted(planned, key=lambda p: p.order, reverse=True):
+            ctx = OpContext(doc, plan.op, plan.index, current, plan.block, mode,
+                            RecordingStamp(stamp, _move_tags(plan.move)), store, taken_ids, plan.resolved,
+                            move=plan.move, move_name=plan.move_name)
+            for code in plan.resolved.get("normalizations", ()):
+                ctx.normalize(code)
+            checkpoint = _LocalCheckpoint(_checkpoint_elements(plan))
+            try:
+                IMPLEMENTATIONS[plan.op["type"]](ctx)
+                problem = validate_elements(_touched(plan, ctx))
+                if problem:
+                    raise EditError("invalidResult", problem)
+            except EditError as err:
+                checkpoint.restore()
+                if ctx.comment_id is not None:
+                    store.get().remove(ctx.comment_id)
+                skipped[plan.index] = (err.reason, err.message)
+                continue
+            entry = {"id": plan.op["id"]}
+            if ctx.comment_id is not None:
+                entry["commentId"] = ctx.comment_id
+                created_comments.append(ctx.comment_id)
+            if ctx.stamp.issued:
+                entry["revisionId"] = ctx.stamp.issued[0]
+                entry["revisionIds"] = list(ctx.stamp.issued)
+            applied[plan.index] = entry
+            normalizations.extend(ctx.normalizations)
+            if in_place is not None and _text_only(plan, ctx):
+                in_place.append(plan.block.element)
+            else:
+                in_place = None
+
+        changed = bool(applied)
+        status = "committed"
+        if atomic and skipped:
+            status = "previewed" if dry_run else "rejected"
+            for i in range(len(ops)):
+                if i not in skipped and i not in replayed:
+                    skipped[i] = ("atomicBatchRejected", None)
+            applied = {}
+        elif dry_run:
+            status = "previewed"
+        keep = status == "committed" and changed
+        if not keep:
+            if changed:
+                doc.package.restore(state)
+                doc.reload()
+                doc.version -= 1  # nothing the caller can see changed
+                stamp.cursor[0] = cursor_before
+        else:
+            for part in self.parts_to_checkpoint():
+                if doc.package.has_part(part):
+                    doc.package.mark_dirty(part)
+            if in_place and isinstance(doc, Document):  # not a story wrapper (the redline writer's)
+                doc.invalidate(edited=in_place)
+            else:
+                doc.invalidate()
+
+        receipts = []
+        for i, op in enumerate(ops):
+            if i in replayed:
+                receipts.append(self.registry[op["id"]][1])
+            elif i in applied or (status == "previewed" and i not in skipped):
+                receipts.append(receipt_for(i, op, applied.get(i, {})))
+        result: dict = {
+            "version": 1,
+            "status": status,
+            "applied": [applied[i] if status == "committed" else {"id": ops[i]["id"]}
+                        for i in sorted(applied)] if status == "committed" else
+                       ([{"id": ops[i]["id"]} for i in range(len(ops)) if i not in skipped and i not in replayed]
+                        if status == "previewed" else []),
+            "skipped": [{"id": ops[i]["id"], "reason": r, **({"message": m} if m else {})}
+                        for i, (r, m) in sorted(skipped.items())],
+            "issues": [issue_for(r, ops[i]["id"], i, m) for i, (r, m) in sorted(skipped.items())],
+            "receipts": receipts,
+            "undoHandle": None,
+        }
+        if replayed:
+            result["replayed"] = [{"id": ops[i]["id"]} for i in sorted(replayed)]
+        if normalizations:
+            result["normalizations"] = normalizations
+        if keep and state is not None:
+            self._undo_seq += 1
+            handle = f"headless-{self._undo_seq}"
+            self._undo.append(_UndoEntry(handle, state, doc.version, created_comments,
+                                         [ops[i]["id"] for i in applied]))
+            result["undoHandle"] = {"type": "documentOperationUndo", "id": handle}
+        if keep:
+            result["nextRevisionId"] = stamp.cursor[0] + 1
+            for i in applied:
+                if i in named:
+                    self.registry[ops[i]["id"]] = (_fingerprint(ops[i]), receipts[_receipt_position(receipts, i)])
+        return result
+
+    def version_token(self) -> str:
+        """Changes with every change to the document (edits, accepts, comments, undo)."""
+        return f"v{self.doc.version}"
+
+    def _all_skipped(self, ops, replayed, reason, message) -> dict:
+        skipped = [(i, op) for i, op in enumerate(ops) if i not in replayed]
+        return {"version": 1, "status": "committed", "applied": [],
+                "skipped": [{"id": op["id"], "reason": reason, "message": message} for _, op in skipped],
+                "issues": [issue_for(reason, op["id"], i, message) for i, op in skipped],
+                "receipts": [], "undoHandle": None}
+
+    def undo(self, handle) -> dict:
+        hid = handle.get("id") if isinstance(handle, dict) else handle
+        entry = next((e for e in self._undo if e.handle == hid), None)
+        if entry is None:
+            return {"status": "rejected", "undoHandle": handle, "reason": "unknownHandle"}
+        if entry is not self._undo[-1]:
+            return {"status": "rejected", "undoHandle": handle, "reason": "notLatest"}
+        if self.doc.version != entry.version_after:
+            return {"status": "rejected", "undoHandle": handle, "reason": "documentChanged"}
+        self._undo.pop()
+        self.doc.package.restore(entry.state)
+        self.doc.reload()
+        for op_id in entry.op_ids:
+            self.registry.pop(op_id, None)
+        return {"status": "undone", "undoHandle": handle}
+
+    # -- resolution --------------------------------------------------------------------------------
+
+    def _replays(self, ops: list[dict], named: set[int]) -> set[int]:
+        replayed = set()
+        for i, op in enumerate(ops):
+            known = self.registry.get(op["id"]) if i in named else None
+            if known is None:
+                continue
+            if known[0] != _fingerprint(op):
+                raise OperationIdConflictError(
+                    f'Operation id "{op["id"]}" was already applied to this document with different content; '
+                    "give a new operation a new id.")
+            replayed.add(i)
+        return replayed
+
+    def _resolve(self, i: int, op: dict, mode: str, current: Snapshot, built_against: Snapshot | None) -> _Planned:
+        t = op["type"]
+        protection = self.doc.protection()
+        if protection in ("readOnly", "forms") or (protection == "comments" and t not in ANNOTATIONS):
+            raise EditError("documentNotEditable", f"the document is protected ({protection}); remove the "
+                                                   "protection in Word to edit it")
+        if mode not in MODES_BY_TYPE[t] or mode not in SUPPORTED_MODES:
+            raise EditError("unsupportedMode", f"{t} does not support {mode} mode here")
+        if protection == "trackedChanges" and mode == "direct":
+            raise EditError("unsupportedMode", "the document only allows tracked changes")
+        block_id = target_block_id(op)
+        block = _live_block(block_id, current, built_against)
+        pre = op.get("precondition")
+        if pre and pre["blockTextHash"] != block.text_hash:
+            raise EditError("preconditionFailed")
+        plan = _Planned(i, op, block)
+        plan.resolved["mode"] = mode
+        text = block.text
+        if t in ("insertAfterBlock", "insertBeforeBlock"):
+            _keep_markers("", op["text"])
+        if t not in INSERTS and _pending_deletion(block):
+            raise EditError("pendingDeletion", "the target is already pending deletion")
+        if t in RANGE_TYPES:
+            rng = op["range"]
+            a, b = _range_indices(text, rng, check_clusters=t == "replaceRange")
+            if text_hash(text[a:b]) != rng["selectedTextHash"]:
+                raise EditError("staleRange", "the text at that range is no longer what find_text returned")
+            if t == "replaceRange" and text[a:b] == op["replace"]:
+                raise EditError("noopOperation")
+            if t == "replaceRange":
+                _keep_markers(text[a:b], op["replace"])
+            plan.resolved.update(start=a, end=b)
+        elif t == "replaceInBlock":
+            a, b = _find_once(text, op["find"])
+            if op["find"] == op["replace"]:
+                raise EditError("noopOperation")
+            plan.resolved.update(start=a, end=b)
+            _keep_markers(text[a:b], op["replace"])
+        elif t == "replaceBlock":
+            _keep_markers(text, op["text"])
+        elif t == "commentOnBlock" and op.get("quote"):
+            a, b = _find_once(text, op["quote"])
+            plan.resolved.update(start=a, end=b)
+        elif t == "splitBlock":
+            index = utf16_to_index(text, op["offset"])
+            if index is None and op["offset"] <= index_to_utf16(text, len(text)):
+                raise _splits(text, op["offset"])
+            if index is None:
+                raise EditError("staleRange", f"offset {op['offset']} is past the end of the block")
+            cluster = graphemes.cluster_around(text, index)
+            if cluster:
+                raise EditError("splitsCharacter", graphemes.splits_message(text, op["offset"], *cluster))
+            plan.resolved["offset"] = index
+        elif t == "setBlockParagraphProperties" and mode == "tracked-changes":
+            ppr = block.element.find(W_PPR) if block.element is not None else None
+            if ppr is not None and ppr.find(_W + "pPrChange") is not None:
+                raise EditError("pendingParagraphPropertyChange")
+        if self.guard_hidden_text and t in HIDDEN_GUARDED:
+            _refuse_hidden_text(self.doc, block, t, plan.resolved)
+        if t in TABLE_OPS:
+            op_tables.resolve(plan, current)
+        refs = {}
+        for key in ("styleId", "numbering"):
+            if key in op:
+                refs[key] = op[key]
+        for key in ("properties", "firstParagraphProperties", "secondParagraphProperties", "mergedParagraphProperties"):
+            if key in op:
+                refs.update({k: v for k, v in op[key].items() if k in ("styleId", "numbering")})
+        if refs:
+            from ..model.paragraph_props import check_references
+
+            check_references(self.doc, refs)
+        anchor_index = current.anchors[block.id].index
+        offset = plan.resolved.get("start", plan.resolved.get("offset", 0))
+        if t == "insertAfterBlock" or (t in ("insertTable", "insertSignatureTable") and op.get("position", "after") == "after"):
+            offset = 1 << 40
+        elif t in ("insertBeforeBlock", "insertTable", "insertSignatureTable"):
+            offset = -1
+        plan.order = (anchor_index, offset, -i)
+        return plan
+
+    def _claims(self, planned: list[_Planned], skipped: dict) -> None:
+        """Refuse a later operation whose target an earlier one in the batch deletes or rewrites."""
+        claims: dict[str, list[tuple[str, int, int, str]]] = {}
+        tables: dict = {}
+        for plan in sorted(planned, key=lambda p: p.index):
+            op, t = plan.op, plan.op["type"]
+            bid = plan.block.id
+            mine = claims.setdefault(bid, [])
+            conflict = None
+            if t in ANNOTATIONS:
+                conflict = None
+            elif t in ("replaceInBlock", "replaceRange", "formatRange"):
+                a, b = plan.resolved["start"], plan.resolved["end"]
+                conflict = next((c for c in mine if c[0] == "block" or (c[0] == "text" and a < c[2] and c[1] < b)), None)
+                kind = "text"
+            elif t in BLOCK_CLAIMS:
+                conflict = next((c for c in mine if c[0] in ("block", "text")), None)
+                a, b, kind = 0, 0, "block"
+            elif t == "mergeBlockWithNext":
+                conflict = next((c for c in mine if c[0] == "block"), None)
+                a, b, kind = 0, 0, "mark"
+            elif t == "setBlockParagraphProperties":
+                conflict = next((c for c in mine if c[0] in ("block", "props")), None)
+                a, b, kind = 0, 0, "props"
+            elif t in INSERTS:
+                conflict = next((c for c in mine if c[0] == "block" and c[3].startswith("deleteBlock")), None)
+                kind = None
+            else:  # table structure
+                key = id(plan.resolved.get("table"))
+                earlier = tables.get(key)
+                if earlier is not None and (t == "deleteTable" or earlier.startswith("deleteTable:")):
+                    skipped[plan.index] = ("overlappingOperation",
+                                           f'an earlier operation in this batch ("{earlier.split(":", 1)[1]}") '
+                                           "already changes this table")
+                    continue
+                if t == "deleteTableRow":
+                    row_key = ("row", id(plan.resolved.get("row")))
+                    if row_key in tables:
+                        skipped[plan.index] = ("noopOperation", "an earlier operation in this batch already "
+                                                                "deletes this row")
+                        continue
+                    tables[row_key] = f"{t}:{op['id']}"
+                tables.setdefault(key, f"{t}:{op['id']}")
+                kind = None
+            if conflict is not None:
+                skipped[plan.index] = ("overlappingOperation",
+                                       f'an earlier operation in this batch ("{conflict[3].split(":", 1)[1]}") '
+                                       "already deletes or rewrites this text")
+                continue
+            if t in ANNOTATIONS or kind is None:
+                continue
+            mine.append((kind, a, b, f"{t}:{op['id']}"))
+
+    def _pair_moves(self, planned: list[_Planned], mode: str) -> None:
+        """A deleteBlock and an insert sharing a moveId are written as a tracked move."""
+        by_move: dict[str, list[_Planned]] = {}
+        for plan in planned:
+            if "moveId" in plan.op:
+                by_move.setdefault(plan.op["moveId"], []).append(plan)
+        for move_id, plans in by_move.items():
+            deletes = [p for p in plans if p.op["type"] == "deleteBlock"]
+            inserts = [p for p in plans if p.op["type"] in ("insertAfterBlock", "insertBeforeBlock")]
+            if len(deletes) == 1 and len(inserts) == 1 and len(plans) == 2 and mode == "tracked-changes":
+                name = f"move{abs(hash(move_id)) % 10**8}"
+                deletes[0].move, deletes[0].move_name = "from", name
+                inserts[0].move, inserts[0].move_name = "to", name
+            elif mode == "tracked-changes":
+                for plan in plans:
+                    plan.resolved.setdefault("normalizations", []).append("unpairedMove")
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _revision_cursor(self) -> list[int]:
+        if self._cursor is None:
+            doc = self.doc
+            parts = dict.fromkeys(s.part for s in doc.stories() if s.type != "main")  # notes share a part
+            roots = [doc.root] + [doc.package.xml(part) for part in parts]
+            self._cursor = [max_revision_id(roots)]
+        return self._cursor
+
+    def parts_to_checkpoint(self) -> list[str]:
+        doc = self.doc
+        names = [doc.main_part, "[Content_Types].xml"]
+        for suffix in ("comments", "commentsExtended", "commentsIds", "numbering", "commentsExtensible"):
+            part = doc.related_part(suffix)
+            if part:
+                names.append(part)
+        return names
+
+
+class _LazyCommentStore:
+    def __init__(self, doc):
+        self.doc = doc
+        self._store = None
+
+    def get(self):
+        if self._store is None:
+            from .comment_store import CommentStore
+
+            self._store = CommentStore(self.doc)
+        return self._store
+
+    def __getattr__(self, name):
+        return getattr(self.get(), name)
+
+
+def _move_tags(move: str | None) -> dict[str, str] | None:
+    if move == "from":
+        return {"del": "moveFrom"}
+    if move == "to":
+        return {"ins": "moveTo"}
+    return None
+
+
+def _fingerprint(op: dict) -> str:
+    return json.dumps({k: v for k, v in op.items() if k != "precondition"}, sort_keys=True, ensure_ascii=False)
+
+
+def _receipt_position(receipts: list[dict], index: int) -> int:
+    for pos, receipt in enumerate(receipts):
+        if receipt["operationIndex"] == index:
+            return pos
+    raise KeyError(index)
+
+
+def _live_block(block_id: str, current: Snapshot, built_against: Snapshot | None) -> Block:
+    if block_id.startswith("opaque-"):
+        opaque = next((b for b in current.blocks if b.id == block_id and b.kind == "diagnostic"), None)
+        if opaque is not None:  # found, but not a place to edit: saying "not found" would send the model round
+            carrier = (opaque.diagnostic or {}).get("carrier", "content")
+            raise EditError("unsupportedBlock", f'block "{block_id}" is {carrier} the editor cannot read or change; '
+                                                "edit the blocks around it instead")
+    if built_against is None or built_against is current:
+        block = current.block(block_id)
+        if block is None:
+            raise EditError("missingBlock", f'block "{block_id}" was not found')
+        return block
+    old = built_against.block(block_id)
+    if old is None:
+        raise EditError("missingBlock", f'block "{block_id}" was not found')
+    if block_id.startswith(("seq-", "blank-")):
+        same = [b for b in built_against.blocks if b.kind != "diagnostic" and b.text_hash == old.text_hash]
+        ordinal = same.index(old)
+        live = [b for b in current.blocks if b.kind != "diagnostic" and b.text_hash == old.text_hash]
+        if ordinal >= len(live):
+            raise EditError("changedBlock")
+        return live[ordinal]
+    block = current.block(block_id)
+    if block is None:
+        raise EditError("missingBlock", f'block "{block_id}" was not found')
+    if block.text_hash != old.text_hash:
+        raise EditError("changedBlock")
+    return block
+
+
+def _pending_deletion(block: Block) -> bool:
+    p = block.element
+    if p is None:
+        return False
+    mark = p.find(f"{W_PPR}/{W_RPR}")
+    if mark is not None and (mark.find(_W + "del") is not None or mark.find(_W + "moveFrom") is not None) \
+            and not block.text.strip():
+        return True
+    tr = p.getparent()
+    while tr is not None and tr.tag != _W + "tr":
+        if tr.tag == _W + "tc":
+            tcpr = tr.find(_W + "tcPr")
+            if tcpr is not None and tcpr.find(_W + "cellDel") is not None:
+                return True
+        tr = tr.getparent()
+    if tr is not None:
+        trpr = tr.find(_W + "trPr")
+        if trpr is not None and trpr.find(_W + "del") is not None:
+            return True
+    return False
+
+
+def _splits(text: str, offset16: int) -> EditError:
+    for i, ch in enumerate(text):
+        start16 = index_to_utf16(text, i)
+        if start16 < offset16 < start16 + (2 if ord(ch) > 0xFFFF else 1):
+            cluster = graphemes.cluster_around(text, i + 1) or (i, i + 1)
+            if not cluster[0] <= i < cluster[1]:
+                cluster = (i, i + 1)
+            return EditError("splitsCharacter", graphemes.splits_message(text, offset16, *cluster))
+    return EditError("staleRange", f"offset {offset16} is outside the block")
+
+
+def _range_indices(text: str, rng: dict, check_clusters: bool) -> tuple[int, int]:
+    total = index_to_utf16(text, len(text))
+    start16, end16 = rng["startOffset"], rng["endOffset"]
+    if end16 > total:
+        raise EditError("staleRange", f"the range ends at {end16}, past the block's {total} characters")
+    a, b = utf16_to_index(text, start16), utf16_to_index(text, end16)
+    if a is None:
+        raise _splits(text, start16)
+    if b is None:
+        raise _splits(text, end16)
+    if check_clusters:
+        for index, off in ((a, start16), (b, end16)):
+            cluster = graphemes.cluster_around(text, index)
+            if cluster:
+                raise EditError("splitsCharacter", graphemes.splits_message(text, off, *cluster))
+    return a, b
+
+
+def _refuse_hidden_text(doc: Document, block: Block, t: str, resolved: dict) -> None:
+    """Hidden text is never shown to the model, so an edit that rewrites or deletes a whole paragraph
+    holding some, or replaces a stretch with some inside, would leave text nobody reviewed live in
+    the document: refuse it (issue 12). Text merely beside the replaced stretch is untouched."""
+    p = block.element
+    if p is None:
+        return
+    # over every paragraph the block reads (those joined to it by deleted marks first)
+    spans = [(offset + block.start_of(q), n) for q in block.paragraphs
+             for offset, n in hidden_spans(q, doc.hidden_character_styles, note_texts(block))]
+    if not spans:
+        return
+    reveal = "or ask the lawyer to reveal the hidden text (Word: Home > Show/Hide) first"
+    if t in ("replaceBlock", "deleteBlock"):
+        n = sum(count for _offset, count in spans)
+        verb = "replacing" if t == "replaceBlock" else "deleting"
+        raise EditError("hiddenText", f"this paragraph holds {_characters(n)} of hidden text the model cannot "
+                                      f"see, so {verb} the whole paragraph would leave that text live and "
+                                      f"unreviewed; edit the visible words with replaceInBlock or replaceRange "
+                                      f"instead, {reveal}")
+    a, b = resolved["start"], resolved["end"]
+    n = sum(count for offset, count in spans if a < offset < b)
+    if n:
+        raise EditError("hiddenText", f"the replaced text has {_characters(n)} of hidden text inside it that the "
+                                      f"model cannot see, so replacing it would leave that text live and "
+                                      f"unreviewed; replace the visible words on each side of it separately, "
+                                      f"{reveal}")
+
+
+def _characters(n: int) -> str:
+    return f"{n:,} character{'' if n == 1 else 's'}"
+
+
+_MARKER = re.compile(r"\[\^e?\d+\]")
+
+
+def _keep_markers(old: str, new: str) -> None:
+    """Footnote and endnote markers are references, not text: an edit keeps them all, in order,
+    and never invents one."""
+    if _MARKER.findall(old) != _MARKER.findall(new):
+        raise EditError("protectedReference", "keep each [^n] marker of the original text in the new text, in "
+                                              "order, and add none")
+
+
+def _find_once(text: str, needle: str) -> tuple[int, int]:
+    if not needle:
+        raise EditError("emptyOperation", "`find` is empty")
+    first = text.find(needle)
+    if first < 0:
+        raise EditError("missingFind", f'"{needle[:80]}" does not occur in the block')
+    if text.find(needle, first + 1) >= 0:
+        raise EditError("ambiguousFind", f'"{needle[:80]}" occurs more than once in the block')
+    return first, first + len(needle)
+
+
+def _text_only(plan: _Planned, ctx: OpContext) -> bool:
+    """Did the operation change only the runs of its own paragraph (no new paragraph, comment,
+    style or paragraph mark)? Then the snapshot can read that paragraph again instead of the story."""
+    t = plan.op["type"]
+    if t == "replaceBlock" and ("styleId" in plan.op or plan.op.get("preserveFormatting") is False):
+        return False
+    return t in ("replaceRange", "replaceInBlock", "replaceBlock") and not ctx.created and ctx.comment_id is None \
+        and plan.block is not None and plan.block.element is not None
+
+
+def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
+    p = plan.block.element if plan.block is not None else None
+    if p is None:
+        return []
+    out = list(plan.block.paragraphs)  # with those a deleted mark joins to it (accepted.py)
+    if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
+        nxt = op_blocks.next_paragraph(p)
+        if nxt is not None:
+            out.append(nxt)
+    return out
+
+
+def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
+    out = list(ctx.created)
+    p = plan.block.element if plan.block is not None else None
+    if p is not None:
+        out.extend(q for q in plan.block.paragraphs if q.getparent() is not None)
+    survivor = ctx.resolved.get("survivor")
+    if survivor is not None:
+        out.append(survivor)
+    table = ctx.resolved.get("table")
+    if table is not None and table.getparent() is not None:
+        out.append(table)
+    return out
+
+
+class _LocalCheckpoint:
+    """Restores paragraphs in place (same element objects) when one operation fails halfway."""
+
+    def __init__(self, elements: list[etree._Element]):
+        self.saved = []
+        for el in elements:
+            parent = el.getparent()
+            self.saved.append((el, copy.deepcopy(el), parent, list(parent) if parent is not None else []))
+
+    def restore(self) -> None:
+        for el, snap, parent, before in self.saved:
+            if parent is None:
+                continue
+            known = {id(c) for c in before}
+            for child in list(parent):
+                if id(child) not in known:
+                    parent.remove(child)
+            for child in list(el):
+                el.remove(child)
+            el.attrib.clear()
+            el.attrib.update(snap.attrib)
+            for child in list(snap):
+                el.append(child)
+            if el.getparent() is not parent:
+                prev = None
+                for cand in before:
+                    if cand is el:
+                        break
+                    if cand.getparent() is parent:
+                        prev = cand
+                if prev is None:
+                    parent.insert(0, el)
+                else:
+                    prev.addnext(el)
+
+
+def receipt_for(i: int, op: dict, entry: dict) -> dict:
+    t = op["type"]
+    story = "main"
+    affected: list[dict] = []
+    if t in ("replaceInBlock", "replaceBlock", "setBlockParagraphProperties", "splitBlock", "mergeBlockWithNext"):
+        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "updated"})
+    elif t == "replaceRange":
+        affected.append({"type": "block", "story": story, "blockId": op["range"]["blockId"], "effect": "updated"})
+    elif t in ("deleteBlock", "deleteTable"):
+        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "deleted"})
+    elif t == "commentOnBlock":
+        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "commented"})
+    elif t in ("commentOnRange", "formatRange"):
+        affected.append({"type": "textRange", "range": op["range"],
+                         "effect": "commented" if t == "commentOnRange" else "formatted"})
+    elif t in ("insertAfterBlock", "insertBeforeBlock"):
+        affected.append({"type": "insertion", "story": story, "anchorBlockId": op["blockId"],
+                         "position": "after" if t == "insertAfterBlock" else "before", "content": "block"})
+    elif t in ("insertSignatureTable", "insertTable", "insertTableRow", "insertTableColumn"):
+        content = {"insertSignatureTable": "signatureTable", "insertTable": "table", "insertTableRow": "tableRow",
+                   "insertTableColumn": "tableColumn"}[t]
+        affected.append({"type": "insertion", "story": story, "anchorBlockId": op["blockId"],
+                         "position": op.get("position", "after"), "content": content})
+    elif t in ("deleteTableRow", "deleteTableColumn"):
+        affected.append({"type": "tableRow" if t == "deleteTableRow" else "tableColumn", "story": story,
+                         "anchorBlockId": op["blockId"], "effect": "deleted"})
+    elif t == "mergeTableCells":
+        target = {"type": "tableCells", "story": story, "anchorBlockId": op["blockId"], "effect": "merged"}
+        if "endBlockId" in op:
+            target["endAnchorBlockId"] = op["endBlockId"]
+        else:
+            target["rowCount"] = op["rowCount"]
+        affected.append(target)
+    elif t == "splitTableCell":
+        affected.append({"type": "tableCell", "story": story, "anchorBlockId": op["blockId"], "effect": "split"})
+    if entry.get("commentId") is not None:
+        affected.append({"type": "comment", "commentId": entry["commentId"]})
+    return {"operationId": op["id"], "operationIndex": i, "affected": affected}
+
+
+__all__ = ["OperationEngine", "OperationIdConflictError", "on_off"]

@@ -1,0 +1,693 @@
+"""The OPC package: zip entries, relationships, content types, safe XML parsing, saving.
+
+Every .docx is hostile until proven otherwise. This module is the only place that touches the zip
+and the only place that turns part bytes into lxml trees, so the limits below hold everywhere.
+
+Limits (chosen well above anything a real contract needs; a 500-page contract is ~1 MB of XML):
+
+* package file size: 512 MiB
+* zip entries: 10,000
+* one part, uncompressed: 256 MiB
+* all parts together, uncompressed: 1 GiB
+* compression ratio of an XML part larger than 1 MiB: 250:1 (text XML compresses ~10-90:1; a zip
+  bomb compresses a thousand to one). Pictures and other binary parts have no ratio rule: a blank
+  EMF compresses as well as a bomb, and they are never held in memory at open, only size-capped.
+
+Every entry is checked at open, once: its declared sizes against the limits before a byte is
+inflated, then inflated in chunks under a running cap (a header that understates the size cannot
+make the read allocate past it) with its CRC checked; every XML part is parsed then and its tree
+kept. Damage in an essential part (package_damage.ESSENTIAL) refuses the open, naming the part;
+damage elsewhere (theme, font table, settings, custom XML, document properties) opens with a
+warning in `Package.warnings`, and at save the part is kept as it was or rebuilt minimal.
+The limits guard what we read, never what we write. XML is parsed with entity resolution, DTD
+loading and network access off, and a part that declares a DTD at all is refused (OOXML never
+needs one).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import os
+import posixpath
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from lxml import etree
+
+from ..errors import CorruptDocxError, DocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
+from . import limits as content_limits
+from .damage import (
+    DAMAGED_PART_CHOICES,
+    KEEP,
+    REBUILD,
+    DamagedPart,
+    essential_parts,
+    kind_of,
+    stand_in_for,
+)
+from .strict import is_strict, to_transitional
+
+MAX_PACKAGE_BYTES = 512 * 1024 * 1024
+MAX_ENTRIES = 10_000
+MAX_PART_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+MAX_RATIO = 250
+RATIO_FLOOR_BYTES = 1024 * 1024
+
+CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+
+REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
+RT_OFFICE_DOCUMENT = (
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+    "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument",
+)
+MAIN_CONTENT_TYPES = (
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.ms-word.document.macroEnabled.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+)
+
+_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+)
+
+
+def parse_xml(data: bytes, part_name: str) -> etree._Element:
+    """Parse one part's XML safely; refuse DTDs; raise CorruptDocxError naming the part."""
+    if _declares_dtd(data):
+        raise CorruptDocxError(
+            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
+            "as unsafe.",
+            part_name,
+        )
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise CorruptDocxError(f"The part {part_name} is not well-formed XML ({exc}).", part_name) from None
+    except ValueError as exc:  # e.g. unsupported encoding declarations
+        raise CorruptDocxError(f"The part {part_name} could not be decoded ({exc}).", part_name) from None
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
+        raise CorruptDocxError(
+            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
+            "as unsafe.",
+            part_name,
+        )
+    return root
+
+
+def _declares_dtd(data: bytes) -> bool:
+    """A DOCTYPE can only stand before the root element, so the prologue is all we look at."""
+    head = data[:8192]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:2] in (b"<\x00", b"\x00<"):
+        try:
+            head = head.decode("utf-16").encode("utf-8", "replace")
+        except UnicodeDecodeError:
+            return False
+    return b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper()
+
+
+def _is_xml(name: str, content_type: str) -> bool:
+    """Whether a part is XML (parsed and kept at open), by its content type, else its extension."""
+    if content_type:
+        return content_type.endswith("xml")
+    return name.lower().endswith((".xml", ".rels"))
+
+
+def _reason(error: CorruptDocxError, name: str) -> str:
+    """The failed check in a few words, for the warning (the part is named there already)."""
+    text = str(error)
+    if "Bad CRC-32" in text:
+        return "its CRC-32 check failed: the bytes are not the ones that were written"
+    for prefix in (f"The part {name} is ", f"The part {name} "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    if text.startswith("damaged inside the zip ("):
+        text = "broken inside the zip: " + text[len("damaged inside the zip ("):].rstrip(".").removesuffix(")")
+    return text.rstrip(".")
+
+
+def serialize_xml(root: etree._Element) -> bytes:
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+
+
+@dataclass(frozen=True)
+class Relationship:
+    id: str
+    type: str
+    target: str  # resolved part name (no leading slash) or the raw target when external
+    external: bool
+
+
+def _resolve_target(source_part: str, target: str) -> str:
+    target = unquote(target)
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    base = posixpath.dirname(source_part)
+    return posixpath.normpath(posixpath.join(base, target)).lstrip("/")
+
+
+def rels_name_for(part_name: str) -> str:
+    folder, name = posixpath.split(part_name)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def sniff(data: bytes) -> None:
+    """Refuse what is plainly not a .docx before any zip parsing, with the specific reason."""
+    if data.startswith(CFB_MAGIC):
+        # An encrypted OOXML package is a CFB container holding an "EncryptedPackage" stream
+        # (directory names are UTF-16LE). Anything else in CFB is a legacy binary Office file.
+        if "EncryptedPackage".encode("utf-16-le") in data or b"EncryptionInfo" in data.replace(b"\x00", b""):
+            raise EncryptedDocxError(
+                "This document is password-protected (encrypted). Open it in Word, remove the "
+                "password (File > Info > Protect Document), save, and open it again."
+            )
+        raise NotADocxError(
+            "This is a legacy Word 97-2003 .doc file (or another binary Office file), not a .docx. "
+            "Open it in Word or LibreOffice and save it as .docx first."
+        )
+    if not data.startswith(ZIP_MAGICS):
+        if data[:5].lower() in (b"{\\rtf",):
+            kind = "an RTF file"
+        elif data.lstrip()[:1] == b"<":
+            kind = "an XML or HTML file"
+        elif data.startswith(b"%PDF"):
+            kind = "a PDF file"
+        elif not data:
+            kind = "empty"
+        else:
+            kind = "not a zip package"
+        raise NotADocxError(f"This file is {kind}, not a Word .docx document.")
+
+
+class Package:
+    """A .docx zip held in memory. Parts are raw bytes until someone asks for their XML tree."""
+
+    def __init__(self, data: bytes):
+        if len(data) > MAX_PACKAGE_BYTES:
+            raise DocxTooLargeError(
+                f"The file is {len(data):,} bytes, over the {MAX_PACKAGE_BYTES:,}-byte limit for a document."
+            )
+        sniff(data)
+        self._data = data
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(data))
+            infos = self._zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            raise CorruptDocxError(f"The file is a damaged zip package and cannot be opened ({exc}).") from None
+        if len(infos) > MAX_ENTRIES:
+            raise DocxTooLargeError(
+                f"The package has {len(infos):,} entries, over the {MAX_ENTRIES:,}-entry limit."
+            )
+        self.entries = infos  # every entry, folders included, in stored order (for saving)
+        self.infos: list[zipfile.ZipInfo] = []
+        self._by_lower: dict[str, zipfile.ZipInfo] = {}
+        for info in infos:
+            if info.is_dir():
+                continue
+            if info.flag_bits & 0x1:
+                raise EncryptedDocxError(
+                    f"The zip entry {info.filename} is encrypted; this is not a document Word writes."
+                )
+            self.infos.append(info)
+            self._by_lower.setdefault(info.filename.lower(), info)
+        self._raw: dict[str, bytes] = {}
+        self._trees: dict[str, etree._Element] = {}
+        self._total = 0
+        self.dirty: set[str] = set()
+        self.added: dict[str, bytes] = {}
+        self._rels: dict[str, list[Relationship]] = {}
+        self._failed: dict[str, CorruptDocxError] = {}  # entries that failed their check, until classified
+        self.damaged: dict[str, DamagedPart] = {}  # non-essential parts that failed (opened with a warning)
+        self.from_strict = False  # the parts were Strict Open XML, translated as read (strict.py)
+        # main document part -> whether its text must still be counted on the tree (content_limits)
+        self.text_to_count: dict[str, bool] = {}
+        self._check_every_entry()
+
+    @property
+    def warnings(self) -> list[str]:
+        """One sentence per damaged non-essential part, naming it, for the lawyer; and one when the
+        document was Strict Open XML (it will be saved as a standard Word document)."""
+        strict = ["This document is in Strict Open XML format. It was read as a standard Word document "
+                  "and will be saved as one (Word opens both)."] if self.from_strict else []
+        return strict + [d.warning() for d in self.damaged.values()]
+
+    # -- the check at open -----------------------------------------------------------------------
+
+    def _check_every_entry(self) -> None:
+        """Read every entry once, now: declared sizes first, then inflate with CRC check; parse every
+        XML part. Damage in an essential part raises; elsewhere it becomes a warning and a stand-in."""
+        for info in self.infos:
+            if info.file_size > MAX_PART_BYTES:
+                raise DocxTooLargeError(
+                    f"The part {info.filename} inflates to more than {MAX_PART_BYTES:,} bytes (its zip entry "
+                    f"says {info.file_size:,}); the document was refused as unsafe."
+                )
+        declared = sum(i.file_size for i in self.infos)
+        if declared > MAX_TOTAL_BYTES:
+            raise DocxTooLargeError(
+                f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total (its zip directory "
+                f"says {declared:,}); the document was refused as unsafe."
+            )
+        ct = self._by_lower.get("[content_types].xml")
+        if ct is not None:  # first: it says which other parts are XML
+            self._check_entry(ct, xml=True)
+            if ct.filename in self._failed:
+                raise self._failed[ct.filename]
+        types = self.content_types()
+        xml_names = {i.filename for i in self.infos if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
+        for info in self.infos:
+            if info is not ct:
+                main = types.get(info.filename.lower(), "") in MAIN_CONTENT_TYPES
+                self._check_entry(info, xml=info.filename in xml_names, main=main)
+        if not self._failed:
+            return
+        failed = {n.lower(): n for n in self._failed}
+        if "_rels/.rels" in failed:  # these three say what the rest is, so they are checked first
+            raise self._failed[failed["_rels/.rels"]]
+        main = self.main_document_part()
+        for low in (main.lower(), rels_name_for(main).lower()):
+            if low in failed:
+                raise self._failed[failed[low]]
+        essential = essential_parts(self.rels, main)
+        for low, name in failed.items():
+            if low in essential:
+                raise self._failed[name]
+        for name, error in self._failed.items():
+            label, known = kind_of(self._readable_rels, main, name)
+            salvage = self._salvage(self._by_lower[name.lower()])
+            stand_in = stand_in_for(salvage, known) if name in xml_names else None
+            self.damaged[name] = DamagedPart(name, label, _reason(error, name), salvage, stand_in)
+            if stand_in is not None:
+                self._raw[name] = stand_in
+                self._trees[name] = parse_xml(stand_in, name)
+        self._failed.clear()
+        self._rels.clear()
+
+    def _readable_rels(self, source_part: str) -> list[Relationship]:
+        try:
+            return self.rels(source_part)
+        except CorruptDocxError:  # that rels part is damaged itself
+            return []
+
+    def _check_entry(self, info: zipfile.ZipInfo, xml: bool, main: bool = False) -> None:
+        """Refuse an entry past the limits from its declared sizes, before inflating it; then inflate
+        it (an XML part is kept and parsed, anything else only CRC-checked and dropped)."""
+        name = info.filename
+        if xml and info.file_size > RATIO_FLOOR_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise DocxTooLargeError(
+                f"The part {name} expands more than {MAX_RATIO}:1 when inflated ({info.compress_size:,} "
+                f"to {info.file_size:,} bytes), as a zip bomb does; the document was refused as unsafe."
+            )
+        if self._by_lower[name.lower()] is not info:
+            # a second entry of the same name: never read (the first is the part), and saved with the
+            # first's bytes, so its damage costs nothing; its size still counts
+            try:
+                self._inflate(info, keep=False, ratio=xml, count=True)
+            except CorruptDocxError:
+                pass
+            return
+        try:
+            data = self._inflate(info, keep=xml, ratio=xml, count=True)
+        except CorruptDocxError as exc:
+            self._failed[name] = exc
+            return
+        if xml:
+            if is_strict(data):  # read (and saved) in the transitional vocabulary: strict.py
+                data = to_transitional(data)
+                self.from_strict = True
+            self._raw[name] = data
+            if main:  # past the paragraph limit a main document is refused before it is parsed
+                self.text_to_count[name] = content_limits.scan_bytes(data, name)
+            try:
+                self._trees[name] = parse_xml(data, name)
+            except CorruptDocxError as exc:
+                self._failed[name] = exc
+
+    def _salvage(self, info: zipfile.ZipInfo) -> bytes:
+        """What a damaged entry inflates to, CRC unchecked, up to the first broken byte (never past
+        its declared size): "keep" writes exactly this back."""
+        if info.filename in self._raw:
+            return self._raw[info.filename]
+        data = self._data
+        start = info.header_offset
+        if len(data) < start + 30 or data[start:start + 4] != b"PK\x03\x04":
+            return b""
+        body = start + 30 + int.from_bytes(data[start + 26:start + 28], "little") \
+            + int.from_bytes(data[start + 28:start + 30], "little")
+        raw = data[body:body + info.compress_size]
+        if info.compress_type == zipfile.ZIP_STORED:
+            return raw[:info.file_size]
+        if info.compress_type != zipfile.ZIP_DEFLATED:
+            return b""
+        inflater = zlib.decompressobj(-15)
+        out = bytearray()
+        try:
+            while raw and len(out) < info.file_size:
+                out += inflater.decompress(raw, min(1 << 20, info.file_size - len(out)))
+                raw = inflater.unconsumed_tail
+                if inflater.eof:
+                    break
+        except zlib.error:
+            pass
+        return bytes(out[:info.file_size])
+
+    # -- raw parts -----------------------------------------------------------------------
+
+    def canonical_name(self, name: str) -> str:
+        """The entry name as stored in the zip (OPC part names are case-insensitive)."""
+        info = self._by_lower.get(name.lower())
+        return info.filename if info is not None else name
+
+    def has_part(self, name: str) -> bool:
+        return name.lower() in self._by_lower or name in self.added
+
+    def part_names(self) -> list[str]:
+        return [i.filename for i in self.infos] + [n for n in self.added if n.lower() not in self._by_lower]
+
+    def read(self, name: str) -> bytes:
+        """Uncompressed bytes of a part. XML parts were inflated at open; a picture or other binary
+        part is inflated again on demand (it was checked at open, and is not held until asked for)."""
+        if name in self.added:
+            return self.added[name]
+        info = self._by_lower.get(name.lower())
+        if info is None:
+            raise KeyError(name)
+        key = info.filename
+        if key in self._raw:
+            return self._raw[key]
+        damaged = self.damaged.get(key)
+        if damaged is not None:  # a damaged picture: its bytes as read (it draws as a placeholder)
+            return damaged.salvage
+        data = self._inflate(info, keep=True, ratio=False, count=False)
+        self._raw[key] = data
+        return data
+
+    def _inflate(self, info: zipfile.ZipInfo, *, keep: bool, ratio: bool, count: bool) -> bytes:
+        """Inflate one entry in 1 MiB chunks under a running cap: the declared size (already checked
+        against the limits), so a header that lies cannot make this allocate past it; zipfile checks
+        the CRC at the end. `keep` False: only checked, the bytes are dropped as they come.
+        `ratio`: the zip-bomb ratio rule (XML input only). `count`: add to the package total."""
+        chunks: list[bytes] = []
+        size = 0
+        cap = min(info.file_size, MAX_PART_BYTES)
+        try:
+            with self._zip.open(info) as stream:
+                while True:
+                    chunk = stream.read(1 << 20)
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if size > cap:
+                        raise DocxTooLargeError(
+                            f"The part {info.filename} inflates to more than {cap:,} bytes; "
+                            "the document was refused as unsafe."
+                        )
+                    if ratio and size > RATIO_FLOOR_BYTES and size > MAX_RATIO * max(info.compress_size, 1):
+                        raise DocxTooLargeError(
+                            f"The part {info.filename} expands more than {MAX_RATIO}:1 when inflated, "
+                            "as a zip bomb does; the document was refused as unsafe."
+                        )
+                    if count and self._total + size > MAX_TOTAL_BYTES:
+                        raise DocxTooLargeError(
+                            f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total; "
+                            "the document was refused as unsafe."
+                        )
+                    if keep:
+                        chunks.append(chunk)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
+            raise CorruptDocxError(
+                f"The part {info.filename} is damaged inside the zip ({exc}).", info.filename
+            ) from None
+        if count:
+            self._total += size
+        return b"".join(chunks)
+
+    # -- XML -------------------------------------------------------------------------------
+
+    def xml(self, name: str) -> etree._Element:
+        """The parsed tree of a part (cached; edits to it are saved once the part is marked dirty)."""
+        key = self.canonical_name(name)
+        tree = self._trees.get(key)
+        if tree is None:
+            if key in self._failed:  # asked for while the open still classifies the damage
+                raise self._failed[key]
+            tree = parse_xml(self.read(key), key)
+            self._trees[key] = tree
+        return tree
+
+    def mark_dirty(self, name: str) -> None:
+        self.dirty.add(self.canonical_name(name))
+
+    def add_part(self, name: str, data: bytes | etree._Element, content_type: str) -> None:
+        """Add a new part (bytes, or an XML tree that is serialized on save) with its content type."""
+        if isinstance(data, bytes):
+            self.added[name] = data
+        else:
+            self.added[name] = b""
+            self._trees[name] = data
+            self.dirty.add(name)
+        ct_root = self.xml("[Content_Types].xml")
+        override = etree.SubElement(ct_root, f"{{{CT_NS}}}Override")
+        override.set("PartName", "/" + name)
+        override.set("ContentType", content_type)
+        self.mark_dirty("[Content_Types].xml")
+
+    def add_relationship(self, source_part: str, rel_type: str, target_part: str) -> str:
+        """Relate source_part to target_part; returns the new relationship id."""
+        rels_part = "_rels/.rels" if source_part == "" else rels_name_for(source_part)
+        if not self.has_part(rels_part):
+            root = etree.Element(f"{{{REL_NS}}}Relationships", nsmap={None: REL_NS})
+            self.added[rels_part] = b""
+            self._trees[rels_part] = root
+            self.dirty.add(rels_part)
+        root = self.xml(rels_part)
+        taken = {el.get("Id") for el in root}
+        n = len(taken) + 1
+        while f"rId{n}" in taken:
+            n += 1
+        rid = f"rId{n}"
+        el = etree.SubElement(root, f"{{{REL_NS}}}Relationship")
+        el.set("Id", rid)
+        el.set("Type", rel_type)
+        base = posixpath.dirname(source_part)
+        el.set("Target", posixpath.relpath(target_part, base) if base else target_part)
+        self.mark_dirty(rels_part)
+        self._rels.pop(source_part, None)
+        return rid
+
+    # -- checkpoints (undo, atomic batches, dry runs) ----------------------------------------------
+
+    def checkpoint(self, names: list[str]) -> dict:
+        """Deep copies of the named parts' trees and the bookkeeping, for restore()."""
+        trees = {}
+        for name in names:
+            key = self.canonical_name(name)
+            if key in self._trees:
+                trees[key] = copy.deepcopy(self._trees[key])
+        return {"trees": trees, "dirty": set(self.dirty), "added": dict(self.added),
+                "content_types": copy.deepcopy(self._trees.get("[Content_Types].xml")),
+                "rels_trees": {k: copy.deepcopy(v) for k, v in self._trees.items() if k.endswith(".rels")}}
+
+    def restore(self, state: dict) -> None:
+        for name in list(self._trees):
+            if name in self.added and name not in state["added"]:
+                del self._trees[name]
+        for name, tree in state["trees"].items():
+            self._trees[name] = tree
+        for name, tree in state["rels_trees"].items():
+            self._trees[name] = tree
+        if state["content_types"] is not None:
+            self._trees["[Content_Types].xml"] = state["content_types"]
+        self.added = dict(state["added"])
+        self.dirty = set(state["dirty"])
+        self._rels.clear()
+
+    # -- relationships -----------------------------------------------------------------------
+
+    def rels(self, source_part: str = "") -> list[Relationship]:
+        """Relationships of a part ('' = the package itself), in document order."""
+        if source_part in self._rels:
+            return self._rels[source_part]
+        rels_part = "_rels/.rels" if source_part == "" else rels_name_for(source_part)
+        result: list[Relationship] = []
+        if self.has_part(rels_part):
+            root = self.xml(rels_part)
+            for el in root.iter(f"{{{REL_NS}}}Relationship"):
+                rid, rtype, target = el.get("Id"), el.get("Type"), el.get("Target")
+                if not rid or not rtype or target is None:
+                    continue
+                external = el.get("TargetMode") == "External"
+                resolved = target if external else _resolve_target(source_part, target)
+                result.append(Relationship(rid, rtype, resolved, external))
+        self._rels[source_part] = result
+        return result
+
+    def related(self, source_part: str, rel_type_suffix: str) -> list[Relationship]:
+        """Internal relationships of a part whose type ends with '/<suffix>' (transitional or strict)."""
+        return [
+            r
+            for r in self.rels(source_part)
+            if not r.external and r.type.rsplit("/", 1)[-1] == rel_type_suffix and self.has_part(r.target)
+        ]
+
+    def content_types(self) -> dict[str, str]:
+        """Part name (lower case) -> content type, overrides over defaults by extension."""
+        if not self.has_part("[Content_Types].xml"):
+            return {}
+        root = self.xml("[Content_Types].xml")
+        defaults = {
+            (el.get("Extension") or "").lower(): el.get("ContentType", "")
+            for el in root.iter(f"{{{CT_NS}}}Default")
+        }
+        overrides = {
+            (el.get("PartName") or "").lstrip("/").lower(): el.get("ContentType", "")
+            for el in root.iter(f"{{{CT_NS}}}Override")
+        }
+        result = {}
+        for name in self.part_names():
+            low = name.lower()
+            ext = low.rsplit(".", 1)[-1] if "." in low else ""
+            result[low] = overrides.get(low, defaults.get(ext, ""))
+        return result
+
+    def main_document_part(self) -> str:
+        """The officeDocument part, found through _rels/.rels (never by assuming a path)."""
+        for rel in self.rels(""):
+            if rel.type in RT_OFFICE_DOCUMENT and not rel.external:
+                if self.has_part(rel.target):
+                    return self.canonical_name(rel.target)
+                raise CorruptDocxError(
+                    f"The package names {rel.target} as its main document, but that part is missing.",
+                    rel.target,
+                )
+        # No usable package relationship: fall back to the content types, then give up clearly.
+        for name, ctype in self.content_types().items():
+            if ctype in MAIN_CONTENT_TYPES:
+                return self._by_lower[name].filename
+        if not self.has_part("[Content_Types].xml") and not self.has_part("_rels/.rels"):
+            raise NotADocxError("This zip file is not an Office document (it has no package relationships).")
+        raise NotADocxError(
+            "This package has no Word main document part; it may be a spreadsheet, a presentation "
+            "or another kind of Office file."
+        )
+
+    # -- saving ------------------------------------------------------------------------------
+
+    def to_bytes(self, damaged_parts: str = KEEP) -> bytes:
+        """Write the package: untouched entries byte-identical and in their original order. A damaged
+        non-essential part the engine did not edit is written as it was read (KEEP) or as its minimal
+        stand-in (REBUILD). No input limit applies here: every part read was checked at open."""
+        if damaged_parts not in DAMAGED_PART_CHOICES:
+            raise ValueError(f"damaged_parts must be one of {DAMAGED_PART_CHOICES}, not {damaged_parts!r}")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as zout:
+            for info in self.entries:
+                name = info.filename
+                zinfo = zipfile.ZipInfo(name, date_time=info.date_time)
+                zinfo.compress_type = info.compress_type
+                zinfo.external_attr = info.external_attr
+                zinfo.create_system = info.create_system
+                zinfo.comment = info.comment
+                zout.writestr(zinfo, b"" if info.is_dir() else self._bytes_for(name, damaged_parts))
+            known = {i.filename.lower() for i in self.entries}
+            for name in self.added:
+                if name.lower() not in known:
+                    zinfo = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                    zinfo.compress_type = zipfile.ZIP_DEFLATED
+                    zout.writestr(zinfo, self._bytes_for(name, damaged_parts))
+        return out.getvalue()
+
+    def _bytes_for(self, name: str, damaged_parts: str = KEEP) -> bytes:
+        if name in self.dirty and name in self._trees:
+            return serialize_xml(self._trees[name])
+        damaged = self.damaged.get(name)
+        if damaged is not None:
+            if damaged_parts == REBUILD and damaged.stand_in is not None:
+                return damaged.stand_in
+            return damaged.salvage
+        return self.read(name)
+
+
+def read_document_file(path: str | os.PathLike) -> bytes:
+    """A file's bytes, or a DocxError that says in plain words why it cannot be read."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DocxError(f"{os.fspath(path)} does not exist.") from None
+    except IsADirectoryError:
+        raise DocxError(f"{os.fspath(path)} is a folder, not a document.") from None
+    except PermissionError:
+        raise DocxError(f"You do not have permission to read {os.fspath(path)}.") from None
+    except OSError as exc:
+        raise DocxError(f"{os.fspath(path)} could not be read ({exc.strerror or exc}).") from None
+
+
+def write_document_file(path: str | os.PathLike, data: bytes, retry: str = "save it somewhere else",
+                        work_open: bool = True) -> None:
+    """atomic_write, with a failure as a DocxError saying what to do (`retry`) and, for a document
+    being edited, that the work is still open."""
+    path = os.fspath(path)
+    try:
+        atomic_write(path, data)
+    except PermissionError:
+        raise DocxError(f"You do not have permission to write {path}; {retry}.") from None
+    except OSError as exc:
+        tail = "; your work is still open." if work_open else "."
+        raise DocxError(f"{path} could not be written ({exc.strerror or exc}){tail}") from None
+
+
+def new_file_mode() -> int:
+    """The permissions a program gives a new file: 0666 less the process's umask (mkstemp's 0600
+    would make every exported PDF and saved copy readable by its owner only)."""
+    if not hasattr(new_file_mode, "umask"):
+        new_file_mode.umask = _read_umask()
+    return 0o666 & ~new_file_mode.umask
+
+
+def _read_umask() -> int:
+    try:  # Linux says it without changing it (setting it, even briefly, is process-wide)
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)  # elsewhere the only way POSIX allows: set, then put back at once
+    os.umask(current)
+    return current
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, private: bool = False) -> None:
+    """Write to a temp file in the target's folder, fsync, then rename over the target. A file that
+    existed keeps its permissions; a new one gets the user's usual ones (0600 when `private`:
+    recovery copies and credentials)."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".~folio-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else (0o600 if private else new_file_mode())
+            os.chmod(tmp, mode)
+        except OSError:
+            pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,1 @@
+"""Reading surfaces: the inline walk, the block snapshot, story views, outline, search, comments, changes and moves."""

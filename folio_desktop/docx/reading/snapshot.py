@@ -1,0 +1,774 @@
+"""The block model: one block per paragraph of a story, in reading order (spec §5).
+
+The walk descends into tables (nested too), content controls, customXml wrappers and text boxes,
+skips hidden table rows entirely (a prompt-injection guard), and turns content it cannot
+interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targeted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from ..model.numbering import LabelCounter
+from ..model.textkit import index_to_utf16, normalize, text_hash
+from ..package.ooxml import (
+    MC_ALTERNATE,
+    MC_CHOICE,
+    MC_FALLBACK,
+    W14_PARA_ID,
+    W_NS,
+    W_VAL,
+    first_child,
+    int_attr,
+    on_off,
+)
+from . import inline
+from .accepted import joins_into, mark_deleted
+from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
+
+if TYPE_CHECKING:
+    from ..model.numbering import Numbering
+    from ..model.styles import Styles
+
+_W = "{" + W_NS + "}"
+T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
+T_CUSTOM_XML, T_ALT_CHUNK, T_PPR, T_TRPR, T_TCPR = (_W + t for t in ("customXml", "altChunk", "pPr", "trPr", "tcPr"))
+T_CSTART, T_CEND = _W + "commentRangeStart", _W + "commentRangeEnd"
+T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
+RESERVED_PREFIXES = ("seq-", "blank-")
+MAX_DEPTH = 64  # nesting of tables/controls/text boxes deeper than this is not real content
+
+
+@dataclass
+class TableLocation:
+    outer_table_index: int
+    table_index: int
+    row_index: int
+    cell_index: int
+    grid_column_index: int
+    column_span: int
+    row_span: int
+    paragraph_index: int
+
+    def to_json(self) -> dict:
+        return {
+            "outerTableIndex": self.outer_table_index,
+            "tableIndex": self.table_index,
+            "rowIndex": self.row_index,
+            "cellIndex": self.cell_index,
+            "gridColumnIndex": self.grid_column_index,
+            "columnSpan": self.column_span,
+            "rowSpan": self.row_span,
+            "paragraphIndex": self.paragraph_index,
+        }
+
+
+@dataclass
+class Block:
+    id: str
+    kind: str  # paragraph | heading | listItem | diagnostic
+    text: str
+    element: etree._Element | None = field(default=None, repr=False, compare=False)
+    id_stability: str | None = None
+    heading_level: int | None = None
+    display_label: str | None = None
+    style_id: str | None = None
+    direct_outline_level: int | None = None
+    stated_numbering: dict | None = None
+    list_reference: dict | None = None
+    direct_alignment: str | None = None
+    direct_spacing: dict | None = None
+    direct_indentation: dict | None = None
+    _preview: object = field(default=None, repr=False, compare=False)
+    structural_boundaries: list[dict] | None = None
+    table: TableLocation | None = None
+    diagnostic: dict | None = None
+    comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
+    # what the story walk carried into and out of this paragraph (open fields, note counts, open
+    # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
+    walk: tuple | None = field(default=None, repr=False, compare=False)
+    # the paragraphs before `element` whose deleted marks join them to it in the accepted view
+    # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it
+    joined: tuple = field(default=(), repr=False, compare=False)
+    # where the text of each of `paragraphs` starts in `text` (code points), when joined
+    joined_starts: tuple = field(default=(), repr=False, compare=False)
+
+    def text_of(self, p) -> str:
+        """The part of this block's text that paragraph p holds (all of it unless the block joins paragraphs)."""
+        if not self.joined:
+            return self.text
+        i = self.paragraphs.index(p)
+        end = self.joined_starts[i + 1] if i + 1 < len(self.joined_starts) else len(self.text)
+        return self.text[self.joined_starts[i]:end]
+
+    def start_of(self, p) -> int:
+        """Where paragraph p's text starts in this block's text (0 unless the block joins paragraphs)."""
+        if not self.joined:
+            return 0
+        return self.joined_starts[self.paragraphs.index(p)]
+
+    @property
+    def paragraphs(self) -> tuple:
+        """The paragraphs whose text this block reads, in order; `element` (the surviving mark) last."""
+        if self.element is None:
+            return ()
+        return (*self.joined, self.element)
+
+    @cached_property
+    def normalized_text(self) -> str:
+        return normalize(self.text)
+
+    @cached_property
+    def text_hash(self) -> str:
+        """hash(normalize(text)), computed on first use (hashing is the costliest part of a read)."""
+        return text_hash(self.normalized_text)
+
+    @property
+    def is_content(self) -> bool:
+        return bool(self.text) and not self.text.isspace()
+
+    @property
+    def preview_runs(self) -> list[dict] | None:
+        """[{text, bold?, italic?, ...}] when at least one run is styled, consecutive equal runs merged."""
+        if self._preview is None:
+            return None
+        if isinstance(self._preview, tuple):
+            doc, pstyle, raw = self._preview
+            self._preview = _preview_runs(doc, pstyle, raw)
+        return self._preview or None
+
+    def read_projection(self) -> dict:
+        """What read tools show the model: {blockId, kind, text, blockTextHash}."""
+        return {"blockId": self.id, "kind": self.kind, "text": self.text, "blockTextHash": self.text_hash}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
+        optional = (
+            ("idStability", self.id_stability),
+            ("headingLevel", self.heading_level),
+            ("displayLabel", self.display_label),
+            ("styleId", self.style_id),
+            ("directOutlineLevel", self.direct_outline_level),
+            ("statedNumbering", self.stated_numbering),
+            ("listReference", self.list_reference),
+            ("directAlignment", self.direct_alignment),
+            ("directSpacing", self.direct_spacing),
+            ("directIndentation", self.direct_indentation),
+            ("previewRuns", self.preview_runs),
+            ("structuralBoundaries", self.structural_boundaries),
+            ("table", self.table.to_json() if self.table else None),
+            ("diagnostic", self.diagnostic),
+        )
+        for key, value in optional:
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class Anchor:
+    """Where a block sits in its snapshot and what its text hashed to (spec §5.1)."""
+
+    __slots__ = ("block", "index", "_snapshot")
+
+    def __init__(self, block: Block, index: int, snapshot: Snapshot):
+        self.block = block
+        self.index = index
+        self._snapshot = snapshot
+
+    @property
+    def id(self) -> str:
+        return self.block.id
+
+    @property
+    def text(self) -> str:
+        return self.block.text
+
+    @property
+    def normalized_text(self) -> str:
+        return self.block.normalized_text
+
+    @property
+    def text_hash(self) -> str:
+        return self.block.text_hash
+
+    @property
+    def hash_occurrence_count(self) -> int:
+        return self._snapshot.hash_counts()[self.block.text_hash]
+
+    def to_json(self, counts: dict[str, int] | None = None) -> dict:
+        """counts: the text-hash counts of the snapshot asking (an anchor is shared by the snapshots
+        patched() derives from the one it was made for)."""
+        return {
+            "id": self.id,
+            "from": self.index,
+            "to": self.index + 1,
+            "text": self.text,
+            "normalizedText": self.normalized_text,
+            "textHash": self.text_hash,
+            "hashOccurrenceCount": counts[self.text_hash] if counts is not None else self.hash_occurrence_count,
+        }
+
+
+@dataclass
+class CommentAnchor:
+    block_id: str | None = None
+    quote: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Snapshot:
+    blocks: list[Block]
+    anchors: dict[str, Anchor] = field(default_factory=dict)
+    comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
+    block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
+    _hash_counts: dict[str, int] | None = field(default=None, repr=False)
+
+    def hash_counts(self) -> dict[str, int]:
+        """text hash -> how many targetable blocks share it."""
+        if self._hash_counts is None:
+            counts: dict[str, int] = {}
+            for anchor in self.anchors.values():
+                h = anchor.block.text_hash
+                counts[h] = counts.get(h, 0) + 1
+            self._hash_counts = counts
+        return self._hash_counts
+
+    def block(self, block_id: str) -> Block | None:
+        anchor = self.anchors.get(block_id)
+        if anchor is not None:
+            return self.blocks[anchor.index]
+        return None
+
+    @property
+    def content_blocks(self) -> list[Block]:
+        return [b for b in self.blocks if b.is_content]
+
+    def to_json(self) -> dict:
+        counts = self.hash_counts()
+        return {"blocks": [b.to_json() for b in self.blocks],
+                "anchors": {k: a.to_json(counts) for k, a in self.anchors.items()}}
+
+
+class _Walker:
+    """One snapshot walk over one story container."""
+
+    def __init__(self, doc, positional_ids: set[str]):
+        self.doc = doc
+        self.styles = doc.styles
+        self.numbering = doc.numbering
+        self.counter = LabelCounter(doc.numbering)
+        self.deleted_counter: LabelCounter | None = None  # numbers wholly deleted items as they were
+        self.state = StoryState()
+        self.hidden_styles = doc.hidden_character_styles
+        self.positional_ids = positional_ids
+        self.blocks: list[Block] = []
+        self.by_paragraph: dict[Any, Block] = {}
+        self.taken: set[str] = set()
+        self.content_count = 0
+        self.blank_count = 0
+        self.table_count = 0
+        self.opaque_count = 0
+        self.active_comments: list[str] = []
+        self.comment_anchors: dict[str, CommentAnchor] = {}
+
+    # -- containers -----------------------------------------------------------------------
+
+    def container(self, el, table_ctx=None, depth=0):
+        if depth > MAX_DEPTH:
+            self.diagnostic(el.tag, "deeply nested")
+            return
+        para_index = 0
+        joining: list[tuple] = []  # paragraphs read so far that run on into the next one
+        for child in el:
+            tag = child.tag
+            if tag == T_P:
+                read = None
+                if joins_into(child) is not None:
+                    read = (self.carried(), *self.paragraph_text(child))
+                    # a wholly deleted paragraph adds nothing to the next one: it stays a blank block
+                    # of its own, which edits report as pending deletion and may insert beside
+                    if read[1] or joining:
+                        joining.append((child, read[1], read[2]))
+                        for box in inline.text_boxes(child):
+                            self.container(box, None, depth + 1)
+                        continue
+                ctx = None
+                if table_ctx is not None:
+                    ctx = TableLocation(**table_ctx, paragraph_index=para_index)
+                    para_index += 1
+                self.paragraph(child, ctx, depth, joining, read)
+                joining = []
+            elif tag == T_TBL:
+                self.table(child, table_ctx, depth + 1)
+            elif tag == T_SDT:
+                content = child.find(T_SDT_CONTENT)
+                if content is not None:
+                    self.container(content, table_ctx, depth + 1)
+            elif tag == T_CUSTOM_XML or tag == T_INS or tag == T_DEL or tag == T_MOVE_TO or tag == T_MOVE_FROM:
+                self.container(child, table_ctx, depth + 1)
+            elif tag == MC_ALTERNATE:
+                branch = child.find(MC_CHOICE)
+                if branch is None:
+                    branch = child.find(MC_FALLBACK)
+                if branch is not None:
+                    self.container(branch, table_ctx, depth + 1)
+            elif tag == T_ALT_CHUNK:
+                self.diagnostic("w:altChunk", None)
+            elif tag == T_TR or tag == T_TC:
+                self.diagnostic("w:tr" if tag == T_TR else "w:tc", "nested")
+            elif tag == T_CSTART:
+                cid = child.get(_W + "id")
+                if cid is not None:
+                    self.active_comments.append(cid)
+                    self.comment_anchors.setdefault(cid, CommentAnchor())
+            elif tag == T_CEND:
+                cid = child.get(_W + "id")
+                if cid in self.active_comments:
+                    self.active_comments.remove(cid)
+
+    def table(self, tbl, outer_ctx, depth):
+        table_index = self.table_count
+        self.table_count += 1
+        outer_index = outer_ctx["outer_table_index"] if outer_ctx else table_index
+        rows = list(table_rows(tbl))
+        grid = [row_cells(tr) for tr in rows]
+        for row_index, tr in enumerate(rows):
+            trpr = tr.find(T_TRPR)
+            if trpr is not None and on_off(trpr.find(_W + "hidden")):
+                continue  # hidden rows never reach the model
+            for cell_index, (tc, grid_col, span, vmerge) in enumerate(grid[row_index]):
+                row_span = 1
+                if vmerge == "restart":
+                    for below in grid[row_index + 1:]:
+                        match = next((c for c in below if c[1] == grid_col), None)
+                        if match is None or match[3] != "continue":
+                            break
+                        row_span += 1
+                ctx = {
+                    "outer_table_index": outer_index,
+                    "table_index": table_index,
+                    "row_index": row_index,
+                    "cell_index": cell_index,
+                    "grid_column_index": grid_col,
+                    "column_span": span,
+                    "row_span": row_span,
+                }
+                self.container(tc, ctx, depth + 1)
+
+    # -- blocks ---------------------------------------------------------------------------
+
+    def mint_id(self, para_id: str | None, is_content: bool) -> str:
+        if para_id and para_id not in self.taken and not para_id.startswith(RESERVED_PREFIXES):
+            self.taken.add(para_id)
+            return para_id
+        if is_content:
+            n = self.content_count
+            prefix = "seq-"
+        else:
+            n = self.blank_count
+            prefix = "blank-"
+        candidate = f"{prefix}{n:04d}"
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{prefix}{n:04d}"
+        self.taken.add(candidate)
+        return candidate
+
+    def diagnostic(self, carrier: str, qualifier: str | None):
+        label = f"{qualifier} {carrier}" if qualifier else carrier
+        text = f"[Unsupported {label} content]"
+        block_id = f"opaque-{self.opaque_count}"
+        self.opaque_count += 1
+        self.blocks.append(Block(id=block_id, kind="diagnostic", text=text,
+                                 diagnostic={"type": "opaqueCarrier", "carrier": carrier}))
+
+    def carried(self) -> tuple:
+        state = self.state
+        return tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments)
+
+    def paragraph(self, p, table_loc, depth, joined=(), read=None):
+        """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
+        `read`: p's (walk entry, text, extras) when the caller has read it already."""
+        entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p))
+        if joined:
+            text, extras = _join_texts(joined, text, extras)
+        is_content = bool(text.strip())
+        if is_content:
+            self.content_count += 1
+        else:
+            self.blank_count += 1
+        block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
+        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc,
+                      joined=tuple(part[0] for part in joined))
+        if joined:
+            starts = [0]
+            for part in joined:
+                starts.append(starts[-1] + len(part[1]))
+            block.joined_starts = tuple(starts)
+        if block_id in self.positional_ids:
+            block.id_stability = "positional"
+        block._preview = extras["runs"]
+        if extras["boundaries"]:
+            block.structural_boundaries = extras["boundaries"]
+        # a wholly deleted paragraph (its text and its mark) is gone once accepted: it takes no number
+        self.paragraph_properties(p, block, counted=is_content or bool(joined) or not mark_deleted(p))
+        self.blocks.append(block)
+        self.by_paragraph[p] = block
+        for part in joined:  # their changes, comments and clicks belong to the block that reads them
+            self.by_paragraph[part[0]] = block
+        if extras["comments"]:
+            block.comment_ids = extras["comments"]
+        for cid in extras["comments"]:
+            anchor = self.comment_anchors[cid]
+            if anchor.block_id is None:
+                anchor.block_id = block_id
+        boxes = inline.text_boxes(p)
+        if not boxes and not joined:  # a text box's paragraphs are blocks of their own, read after this one
+            block.walk = (entry, self.carried())
+        for box in boxes:
+            self.container(box, None, depth + 1)
+
+    def paragraph_text(self, p):
+        """Accepted-view text plus preview runs, structural boundaries and comment quotes."""
+        parts: list[str] = []
+        runs: list[tuple[str, Any]] = []
+        boundaries: list[dict] = []
+        touched_comments: list[str] = []
+        length = 0
+        ppr = first_child(p, T_PPR)
+        pstyle_el = first_child(ppr, _W + "pStyle") if ppr is not None else None
+        pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
+        active = self.active_comments
+        for piece in inline.iter_pieces(p, self.state, self.hidden_styles):
+            kind = piece.kind
+            if kind == COMMENT_START:
+                if piece.extra is not None:
+                    active.append(piece.extra)
+                    self.comment_anchors.setdefault(piece.extra, CommentAnchor())
+                continue
+            if kind == COMMENT_END:
+                if piece.extra in active:
+                    active.remove(piece.extra)
+                continue
+            if piece.dele is not None or piece.hidden:
+                continue
+            if kind == TEXT or kind == TAB or kind == BREAK:
+                s = piece.text
+            elif kind == NOTE:
+                if piece.extra == "footnote":
+                    self.state.footnotes += 1
+                    s = f"[^{self.state.footnotes}]"
+                else:
+                    self.state.endnotes += 1
+                    s = f"[^e{self.state.endnotes}]"
+                boundaries.append({"type": "noteReference", "noteType": piece.extra,
+                                   "offset": length, "length": len(s)})
+            elif kind == PAGE_BREAK:
+                if piece.extra == "page":
+                    item = {"type": "pageBreak", "offset": length}
+                    boundaries.append(item)
+                continue
+            else:
+                continue
+            if not s:
+                continue
+            if active:
+                for cid in active:
+                    quote = self.comment_anchors[cid].quote
+                    if cid not in touched_comments:
+                        touched_comments.append(cid)
+                        if quote:  # the range runs on from an earlier paragraph
+                            quote.append("\n")
+                    quote.append(s)
+            parts.append(s)
+            length += len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
+            runs.append((s, piece.run))
+        preview = (self.doc, pstyle, runs) if runs else None
+        return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
+                                "pstyle": pstyle}
+
+    def paragraph_properties(self, p, block: Block, counted: bool = True):
+        doc = self.doc
+        ppr = first_child(p, T_PPR)
+        style_id = None
+        direct_outline = None
+        numpr = None
+        if ppr is not None:
+            found: dict = {}
+            for node in ppr:  # each property's first element, in one pass (this runs for every paragraph)
+                found.setdefault(node.tag, node)
+            ps = found.get(_W + "pStyle")
+            if ps is not None:
+                style_id = ps.get(W_VAL)
+            ol = found.get(_W + "outlineLvl")
+            if ol is not None:
+                direct_outline = int_attr(ol)
+            numpr = found.get(_W + "numPr")
+            jc = found.get(_W + "jc")
+            if jc is not None:
+                block.direct_alignment = jc.get(W_VAL)
+            spacing = found.get(_W + "spacing")
+            if spacing is not None:
+                block.direct_spacing = _spacing_json(spacing)
+            ind = found.get(_W + "ind")
+            if ind is not None:
+                block.direct_indentation = _indent_json(ind)
+        block.style_id = style_id
+        block.direct_outline_level = direct_outline
+
+        # heading level: direct outline level first, then the style
+        heading = None
+        if direct_outline is not None:
+            heading = direct_outline + 1 if 0 <= direct_outline < 9 else None
+        else:
+            heading = doc.styles.heading_level(style_id or doc.styles.default_paragraph_style)
+        block.heading_level = heading
+
+        stated, eff_num, eff_lvl = list_membership(doc.styles, doc.numbering, style_id, numpr)
+        block.stated_numbering = stated
+        label = None
+        if eff_num is not None:
+            block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
+            if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
+                if counted:
+                    self.deleted_counter = None
+                    label, _level = self.counter.feed(eff_num, eff_lvl)
+                else:
+                    # a wholly deleted item takes no number in the accepted view, but is cited by the
+                    # one it had: a run of them counts on from the last item that stays
+                    if self.deleted_counter is None:
+                        self.deleted_counter = self.counter.fork()
+                    label, _level = self.deleted_counter.feed(eff_num, eff_lvl)
+        if heading is not None:
+            block.kind = "heading"
+            block.display_label = label if label else style_id
+        elif label:
+            block.kind = "listItem"
+            block.display_label = label
+
+
+def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
+    """One accepted-view paragraph from the parts joined by deleted marks (the last part's style
+    applies to all, as after accept-all): texts in order, boundaries moved by what precedes them."""
+    texts, runs, boundaries, comments = [], [], [], []
+    offset = 0
+    pstyle = extras["pstyle"]
+    doc = None
+    for _p, part_text, part in (*joined, (None, text, extras)):
+        texts.append(part_text)
+        if part["runs"]:
+            doc = part["runs"][0]
+            runs.extend(part["runs"][2])
+        boundaries.extend({**b, "offset": b["offset"] + offset} for b in part["boundaries"])
+        comments.extend(c for c in part["comments"] if c not in comments)
+        offset += index_to_utf16(part_text, len(part_text))
+    preview = (doc, pstyle, runs) if runs else None
+    return "".join(texts), {"runs": preview, "boundaries": boundaries, "comments": comments, "pstyle": pstyle}
+
+
+def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
+                    numpr: etree._Element | None) -> tuple[dict, str | None, int | None]:
+    """A paragraph's list membership: (stated numbering as spec §5.7 reports it, effective numId,
+    effective ilvl). The stated tier (the paragraph's own w:numPr) wins over the style tier (the
+    numbering its paragraph style, or the default paragraph style, supplies through basedOn).
+    numId is None when the paragraph is not in a list; the level may still be None."""
+    num_id = ilvl = None
+    if numpr is not None:
+        nid = numpr.find(_W + "numId")
+        num_id = nid.get(W_VAL) if nid is not None else None
+        ilvl = int_attr(numpr.find(_W + "ilvl"))
+    if numpr is None:
+        stated: dict = {"kind": "inherit"}
+    elif num_id is not None:
+        if num_id == "0":
+            stated = {"kind": "none"}
+        else:
+            stated = {"kind": "reference", "numId": _num(num_id)}
+            if ilvl is not None:
+                stated["ilvl"] = ilvl
+    elif ilvl is not None:
+        stated = {"kind": "levelOnly", "ilvl": ilvl}
+    else:
+        stated = {"kind": "inherit"}
+
+    # effective membership: stated tier over the style tier
+    effective_style = style_id or styles.default_paragraph_style
+    s_num, s_ilvl = styles.numbering(effective_style)
+    if s_num is not None and s_num != "0" and s_ilvl is None:
+        s_ilvl = numbering.level_for_style(s_num, effective_style)
+    kind = stated["kind"]
+    if kind == "none":
+        eff_num, eff_lvl = None, None
+    elif kind == "reference":
+        eff_num = num_id
+        eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
+    elif kind == "levelOnly":
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = ilvl
+    else:
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = s_ilvl if s_ilvl is not None else 0
+    return stated, eff_num, eff_lvl
+
+
+def _num(value: str):
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+def table_rows(tbl):
+    """Rows of a table, looking through row-level content controls and customXml."""
+    for child in tbl:
+        tag = child.tag
+        if tag == T_TR:
+            yield child
+        elif tag == T_SDT:
+            content = child.find(T_SDT_CONTENT)
+            if content is not None:
+                yield from table_rows(content)
+        elif tag == T_CUSTOM_XML:
+            yield from table_rows(child)
+
+
+def row_cells(tr):
+    """[(tc, gridColumnIndex, gridSpan, vMerge)] of a row, through cell-level wrappers."""
+    out = []
+    col = 0
+    trpr = tr.find(T_TRPR)
+    if trpr is not None:
+        col = int_attr(trpr.find(_W + "gridBefore"), default=0) or 0
+
+    def cells(parent):
+        for child in parent:
+            if child.tag == T_TC:
+                yield child
+            elif child.tag == T_SDT:
+                content = child.find(T_SDT_CONTENT)
+                if content is not None:
+                    yield from cells(content)
+            elif child.tag == T_CUSTOM_XML:
+                yield from cells(child)
+
+    for tc in cells(tr):
+        span = 1
+        vmerge = None
+        tcpr = tc.find(T_TCPR)
+        if tcpr is not None:
+            span = max(1, int_attr(tcpr.find(_W + "gridSpan"), default=1) or 1)
+            vm = tcpr.find(_W + "vMerge")
+            if vm is not None:
+                vmerge = "restart" if vm.get(W_VAL) == "restart" else "continue"
+        out.append((tc, col, span, vmerge))
+        col += span
+    return out
+
+
+def _spacing_json(el) -> dict:
+    out: dict[str, Any] = {}
+    for attr, key in (("before", "spaceBefore"), ("after", "spaceAfter"), ("line", "lineSpacing")):
+        v = int_attr(el, _W + attr)
+        if v is not None:
+            out[key] = v
+    rule = el.get(_W + "lineRule")
+    if rule is not None:
+        out["lineSpacingRule"] = rule
+    for attr, key in (("beforeAutospacing", "beforeAutospacing"), ("afterAutospacing", "afterAutospacing")):
+        raw = el.get(_W + attr)
+        if raw is not None:
+            out[key] = raw.lower() in ("1", "true", "on")
+    return out
+
+
+def _indent_json(el) -> dict:
+    out: dict[str, int] = {}
+    for attrs, key in ((("left", "start"), "left"), (("right", "end"), "right"),
+                       (("firstLine",), "firstLine"), (("hanging",), "hanging")):
+        for attr in attrs:
+            v = int_attr(el, _W + attr)
+            if v is not None:
+                out[key] = v
+                break
+    return out
+
+
+def build_snapshot(doc, container: etree._Element, positional_ids: set[str]) -> Snapshot:
+    """The blocks of one story container. doc: the document.Document (duck-typed, not imported: it
+    builds its snapshots with this module)."""
+    walker = _Walker(doc, positional_ids)
+    walker.container(container)
+    snap = Snapshot(walker.blocks, {}, walker.comment_anchors, walker.by_paragraph)
+    for index, block in enumerate(walker.blocks):
+        if block.kind != "diagnostic":
+            snap.anchors[block.id] = Anchor(block, index, snap)
+    return snap
+
+
+def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
+    """The snapshot after edits that changed only the runs of `paragraphs` (the same elements, with
+    the same paragraph properties, still in the story): those blocks are read again and every
+    other block is shared, so typing in a 500-page document does not re-read all of it. None when
+    the edit could reach past those paragraphs (a complex field, a comment range or the count of
+    note references crossing their edges changed; a text box; a positional id that counts blank
+    paragraphs), and the story must be read afresh."""
+    blocks = list(snap.blocks)
+    by_paragraph = dict(snap.block_of_paragraph)
+    comment_anchors = dict(snap.comment_anchors)
+    positions = None
+    for p in dict.fromkeys(paragraphs):
+        old = snap.block_of_paragraph.get(p)
+        anchor = snap.anchors.get(old.id) if old is not None else None
+        if anchor is None or anchor.block is not old or old.walk is None or old.joined or p.getparent() is None:
+            return None
+        entry, leaving = old.walk
+        if entry[3] or leaving[3]:
+            return None  # inside a comment range that other paragraphs share: its quote spans them
+        walker = _Walker(doc, doc.positional_ids)
+        walker.state = StoryState(fields=list(entry[0]), footnotes=entry[1], endnotes=entry[2])
+        text, extras = walker.paragraph_text(p)
+        if walker.carried() != leaving or inline.text_boxes(p):
+            return None
+        block = replace(old, text=text, _preview=extras["runs"], structural_boundaries=extras["boundaries"] or None,
+                        comment_ids=extras["comments"] or None, walk=(entry, leaving))
+        if block.is_content != old.is_content:
+            if positions is None:
+                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
+            if positions:
+                return None  # seq-/blank- ids count content and blank paragraphs
+        for cid, comment in walker.comment_anchors.items():
+            if cid in extras["comments"] and comment.block_id is None:
+                comment.block_id = old.id
+            comment_anchors[cid] = comment
+        blocks[anchor.index] = block
+        by_paragraph[p] = block
+    # the other blocks keep their anchors (same block, same place): a new one each would cost more
+    # than the edit on a 500-page document
+    out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
+    for p in dict.fromkeys(paragraphs):
+        block = by_paragraph[p]
+        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, out)
+    return out
+
+
+def _preview_runs(doc, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:
+    runs: list[dict] = []
+    styled = False
+    cache: dict[Any, dict] = {}
+    for text, run in raw:
+        fmt = cache.get(run)
+        if fmt is None:
+            fmt = cache[run] = doc.run_preview_format(run, pstyle) if run is not None else {}
+        if fmt:
+            styled = True
+        if runs and runs[-1][1] == fmt:
+            runs[-1][0].append(text)
+        else:
+            runs.append(([text], fmt))
+    if not styled:
+        return []
+    return [{"text": "".join(parts), **fmt} for parts, fmt in runs]
+
+
+__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16", "list_membership"]

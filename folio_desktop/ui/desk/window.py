@@ -1,0 +1,368 @@
+"""ReviewWindow: the review desk. The document as pages in the middle; outline, changes and comments
+docked on the left; Claude docked on the right; menus, toolbar and the usual shortcuts.
+
+Every change to the document goes through one ReviewActions (the lawyer's edits, accepts and
+rejects, and each of Claude's turns as a whole), so one undo stack covers them all; comments go
+straight through the reviewer. After any change the view is laid out again from the first page the
+change touches, and the panels read the document again. The model works through a LiveBridge over
+the open document, so its proposals land in the pages as it makes them.
+
+Opening, saving, exporting and recovery live in window_files.FilesMixin; the editing and review
+commands in window_commands.CommandsMixin; the menus in window_actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QUndoGroup
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
+
+from ... import APP_NAME
+from ...assistant import AssistantSettings, load_settings
+from ...docx import DocxReviewer
+from ..chat.audit_log import AuditLog
+from ..chat.audit_trail import action_entries, proposal_entries, tool_call_entry
+from ..chat.live_bridge import LiveBridge
+from ..chat.panel import ChatPanel
+from ..pages.view import PageView
+from ..pages.view_selection import top_block_id
+from ..panels.changes import ChangesPanel
+from ..panels.comments import CommentsPanel
+from ..panels.find_bar import FindBar
+from ..panels.outline import OutlinePanel
+from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
+from .commands import CommandsMixin
+from .files import FilesMixin
+from .recent_files import RecentFiles, desktop_settings
+from .recovery import RECOVERY_DIR, Autosaver, RecoveryStore, autosave_interval_ms
+from .review_actions import ReviewActions
+from .settings_dialog import SettingsDialog
+
+MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
+FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
+STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
+
+
+class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
+    documentOpened = Signal(str)  # path
+    documentChanged = Signal()  # an edit, accept, reject, comment, undo or a change Claude made
+
+    def __init__(self, settings: AssistantSettings | None = None, parent=None):
+        super().__init__(parent)
+        self.settings = settings if settings is not None else load_settings()
+        self.reviewer: DocxReviewer | None = None
+        self.bridge: LiveBridge | None = None
+        self.review_actions: ReviewActions | None = None
+        self.audit: AuditLog | None = None
+        self.path: str | None = None
+        self.ask_before_discarding = True  # closing or opening over unsaved edits asks first
+        self.compare_windows: list = []
+        self._clicked_change: int | None = None
+        self._saved_version: str | None = None
+        self._source_digest: str | None = None
+        self._tool_args: dict[str, dict] = {}
+
+        self.desktop = desktop_settings(self.settings.config_dir)
+        self.recent = RecentFiles(self.desktop)
+        self.recovery = RecoveryStore(Path(self.settings.config_dir) / RECOVERY_DIR)
+        self.recovery_chooser = None  # (window, entry) -> RESTORE | DISCARD | LATER instead of the dialog (tests)
+        self.open_copy_chooser = None  # (target, what) -> bool instead of the "open the copy?" box (tests)
+        self.untitled_name: str | None = None  # the name an untitled copy (path None) is saved under
+        self.autosaver = Autosaver(self.recovery, self._recovery_source,
+                                   autosave_interval_ms(self.desktop.value("autosave/seconds")), parent=self)
+        self.autosaver.failed.connect(lambda message: self.statusBar().showMessage(message, 10000))
+        self.undo_group = QUndoGroup(self)
+
+        self.view = PageView()
+        self.find_bar = FindBar()
+        self.find_bar.hide()
+        self.find_bar.closed.connect(self.view.setFocus)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.view, 1)
+        self.setCentralWidget(central)
+
+        self.outline = OutlinePanel()
+        self.changes = ChangesPanel()
+        self.comments = CommentsPanel()
+        self.chat = ChatPanel(self.settings, parent=self)
+        self.outline_dock = self._dock("Outline", "outlineDock", self.outline, Qt.LeftDockWidgetArea)
+        self.changes_dock = self._dock("Changes", "changesDock", self.changes, Qt.LeftDockWidgetArea)
+        self.comments_dock = self._dock("Comments", "commentsDock", self.comments, Qt.LeftDockWidgetArea)
+        self.dock = self._dock("Claude", "assistantDock", self.chat, Qt.RightDockWidgetArea)
+        self.splitDockWidget(self.outline_dock, self.changes_dock, Qt.Vertical)
+        self.tabifyDockWidget(self.changes_dock, self.comments_dock)
+        self.changes_dock.raise_()
+        self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
+        self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
+
+        install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        self._install_editing()
+        self._connect()
+        self.setAcceptDrops(True)
+        self.statusBar()
+        self._update_title()
+        self._update_enabled()
+        self.restore_layout()
+        self.set_markup_view(self.desktop.value(MARKUP_KEY, "all"), remember=False)
+
+    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _connect(self) -> None:
+        view = self.view
+        view.changeClicked.connect(self._on_change_clicked)
+        view.commentClicked.connect(self._on_comment_clicked)
+        view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
+        view.layoutFinished.connect(lambda _n: self._on_layout_finished())
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(FOLLOW_MS)
+        self._follow_timer.timeout.connect(self.follow_scroll)
+        view.verticalScrollBar().valueChanged.connect(lambda _v: self._follow_timer.start())
+
+        self.outline.blockActivated.connect(self.go_to_block)
+        self.changes.changeActivated.connect(self.show_change)
+        self.changes.acceptRequested.connect(lambda ids: self.accept_changes(ids))
+        self.changes.rejectRequested.connect(lambda ids: self.reject_changes(ids))
+        self.comments.commentActivated.connect(self.show_comment)
+        self.comments.replyRequested.connect(self.reply_to_comment)
+        self.comments.resolveRequested.connect(self.resolve_comment)
+        self.comments.addRequested.connect(self.add_comment)
+        # after show_comment: the view then selects the thread's own range and opens its balloon
+        self.comments.commentActivated.connect(lambda cid: self.view.balloons.show_comment(cid, emit=False))
+        # Reply / Resolve / Reopen in a balloon go through the same commands (undo, audit log)
+        view.balloons.replyRequested.connect(self.reply_to_comment)
+        view.balloons.resolveRequested.connect(self.resolve_comment)
+
+        chat, runner = self.chat, self.chat.runner
+        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection_text().strip())))
+        chat.settingsRequested.connect(self.show_settings)
+        chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
+        # a turn of Claude's is one undo step, however many batches it applies
+        runner.turnStarted.connect(self._on_turn_started)
+        chat.turnFinished.connect(self._on_turn_finished)
+        runner.toolStarted.connect(lambda call_id, _name, args: self._tool_args.__setitem__(call_id, args))
+        runner.toolFinished.connect(self._on_tool_finished)
+
+    # -- the open document ----------------------------------------------------------------------------
+
+    @property
+    def modified(self) -> bool:
+        return self.reviewer is not None and self.reviewer.document_version() != self._saved_version
+
+    def _install(self, reviewer: DocxReviewer, path: str | None, saved: bool = True,
+                 digest: str | None = None) -> None:
+        """Show `reviewer` (the document at `path`, or an untitled copy when None) in the view, the
+        panels and the chat."""
+        if self.chat.busy:
+            self.chat.shutdown_turn()
+        old = self.review_actions
+        if old is not None:
+            self.undo_group.removeStack(old.undo_stack)
+            old.deleteLater()
+        self.reviewer, self.path = reviewer, path
+        self._clicked_change = None
+        self._source_digest = digest if digest is not None else (_file_digest(path) if path else None)
+        self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
+        self.review_actions.changed.connect(self._on_actions_changed)
+        self._attach_editing()
+        self.undo_group.addStack(self.review_actions.undo_stack)
+        self.review_actions.stepped.connect(lambda kind, text: self.record(kind, step=text))
+        self.undo_group.setActiveStack(self.review_actions.undo_stack)
+        # an untitled copy keeps its trail under its name until Save gives it a file to follow
+        audit_key = path or str(Path(self.settings.config_dir) / "untitled" / self.display_name)
+        self.audit = AuditLog(audit_key, folder=Path(self.settings.config_dir) / "audit")
+        self.audit.who = self.settings.author
+        # Claude's proposals carry their own author name, so the changes panel can filter them apart
+        self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
+                                 on_changed=self._on_model_changed,
+                                 resolve_others=self.settings.allow_resolving_others)
+        self.chat.set_bridge(self.bridge, title=self.display_name)
+        self.outline.set_document(reviewer)
+        self.changes.set_document(reviewer)
+        self.comments.set_document(reviewer)
+        self.find_bar.attach(self.view, reviewer)
+        self._saved_version = reviewer.document_version() if saved else None
+        self._update_title()
+        self._update_enabled()
+        self.documentOpened.emit(path)
+
+    def _after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
+        """The document changed: lay out what it touched again, read the panels again, mark the
+        window modified and schedule a recovery copy."""
+        if relayout:
+            self._relayout(block_ids)
+        self.changes.refresh()
+        self.comments.refresh()
+        if self.view.document_layout is None:  # a full relayout is running: pages come with it
+            self.outline.refresh()
+        self._update_title()
+        self.autosaver.changed()
+        self.documentChanged.emit()
+
+    def _relayout(self, block_ids: set[str] | None) -> None:
+        # remeasures only the changed paragraphs and paginates on only as far as the pages change,
+        # keeping the scroll position and the caret
+        self.view.relayout_blocks(block_ids)
+
+    def _on_actions_changed(self, block_ids) -> None:
+        self._clicked_change = None  # ids are renumbered by accepts, rejects and undo
+        self._after_change(set(block_ids) if block_ids else None)
+
+    def _on_model_changed(self, result: dict) -> None:
+        # the bridge has already laid the pages out again
+        self._after_change(None, relayout=False)
+        n = len(result.get("applied") or [])
+        if n:
+            self.statusBar().showMessage(f"Claude proposed {n} edit{'s' if n != 1 else ''}: "
+                                         "they are tracked changes for you to accept or reject.", 8000)
+
+    def _on_comment_clicked(self, comment_id: int) -> None:
+        if self.comments_dock.isVisible():
+            self.comments_dock.raise_()  # its tab may be behind the changes panel's
+        self.comments.select_comment(comment_id)
+
+    def _on_layout_finished(self) -> None:
+        self.outline.refresh(self.view.document_layout)
+        self.follow_scroll()
+        self._tell_missing_fonts()
+
+    def follow_scroll(self) -> None:
+        """Highlight in the outline the section at the top of the pages."""
+        if self.reviewer is not None and self.view.pages:
+            self.outline.follow(top_block_id(self.view))
+
+    # -- Claude's turns and the audit log ------------------------------------------------------------
+
+    def _on_turn_started(self, text: str) -> None:
+        if self.review_actions is not None:
+            self.review_actions.begin_agent_turn(text)  # the undo step reads "Claude's turn: <text>"
+
+    def _on_turn_finished(self, _result) -> None:
+        if self.review_actions is not None:
+            self.review_actions.end_agent_turn()
+        self._tool_args.clear()
+
+    def _on_tool_finished(self, call_id: str, name: str, envelope) -> None:
+        if self.audit is None:
+            return
+        args = self._tool_args.pop(call_id, {})
+        who = f"Claude ({self.settings.model})"
+        self.audit.record("tool_call", who=who, **tool_call_entry(name, args, envelope))
+        for entry in proposal_entries(name, args, envelope):
+            self.audit.record("proposal", who=who, **entry)
+        for entry in action_entries(name, args, envelope, self.reviewer):
+            self.audit.record("action", who=who, **entry)
+
+    def record(self, kind: str, **fields) -> None:
+        """An event of the lawyer's in the audit log (made under the settings' author name)."""
+        if self.audit is not None:
+            self.audit.record(kind, who=self.settings.author, **fields)
+
+    # -- settings, title, layout, closing ------------------------------------------------------------
+
+    def show_settings(self) -> bool:
+        dialog = SettingsDialog(self.settings, self)
+        if not dialog.exec():
+            return False
+        self.apply_settings()
+        self.statusBar().showMessage(dialog.message, 8000)
+        return True
+
+    def apply_settings(self) -> None:
+        """Use self.settings (changed in place by the dialog) from now on."""
+        self.chat.set_settings(self.settings)
+        if self.reviewer is not None:
+            self.reviewer.author = self.settings.author
+            self.reviewer.engine.author = self.settings.author
+        if self.bridge is not None:
+            self.bridge.author = self.settings.assistant_author
+            self.bridge.resolve_others = self.settings.allow_resolving_others
+        if self.review_actions is not None:
+            self.review_actions.set_author(self.settings.author)
+        if self.audit is not None:
+            self.audit.who = self.settings.author
+
+    def _update_title(self) -> None:
+        name = self.display_name if self.reviewer is not None else "No document"
+        self.setWindowModified(self.modified)
+        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+
+    def _update_enabled(self) -> None:
+        has_document = self.reviewer is not None
+        for name in DOCUMENT_ACTIONS:
+            getattr(self, name).setEnabled(has_document)
+
+    def set_markup_view(self, view: str, remember: bool = True) -> None:
+        """Show the pages in a markup view (All / Simple / No Markup / Original) and remember it
+        for the next window, as the window layout is."""
+        names = {v: (attribute, text.replace("&", "")) for attribute, text, v, _key, _tip in MARKUP}
+        if view not in names:
+            view = "all"
+        self.view.set_markup_view(view)
+        getattr(self, names[view][0]).setChecked(True)
+        if remember:
+            self.desktop.setValue(MARKUP_KEY, view)
+            self.desktop.sync()
+            self.statusBar().showMessage(f"Showing {names[view][1]}.", 4000)
+
+    def save_layout(self) -> None:
+        """Remember the window's size and position and where its docks are."""
+        self.desktop.setValue("window/geometry", self.saveGeometry())
+        self.desktop.setValue("window/state", self.saveState(STATE_VERSION))
+        self.desktop.sync()
+
+    def restore_layout(self) -> bool:
+        geometry, state = self.desktop.value("window/geometry"), self.desktop.value("window/state")
+        restored = False
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            restored = self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            restored = self.restoreState(state, STATE_VERSION) or restored
+        return restored
+
+    def _confirm_discard(self) -> bool:
+        """True when there are no unsaved edits, or the user saved or dropped them."""
+        if not self.modified or not self.ask_before_discarding:
+            return True
+        answer = QMessageBox.question(
+            self, APP_NAME, f"{self.display_name} has changes that are not "
+            "saved. Save them first?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            return self.save_document()
+        return answer == QMessageBox.Discard
+
+    def _error(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
+        QMessageBox.warning(self, title, message)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if not self._confirm_discard():
+            event.ignore()
+            return
+        self.save_layout()
+        self.autosaver.stop()
+        if self.reviewer is not None:
+            self.recovery.remove(self.path)  # saved, or the lawyer chose to drop it
+        self.chat.shutdown()
+        super().closeEvent(event)
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+

@@ -1,0 +1,1 @@
+"""The pages: the page view, its painting, geometry, input, typing, text flow, redline marks and balloons."""

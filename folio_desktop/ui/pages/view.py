@@ -1,0 +1,476 @@
+"""PageView: a laid-out document as white sheets on a grey canvas, with zoom, selection, search
+hits and clickable redlines.
+
+A QAbstractScrollArea rather than a QGraphicsView: pages are painted straight from the layout's
+fragments (no scene items to build or keep in sync for 500+ pages), only the visible pages are
+painted, and canvas geometry is a sorted list of page tops (page_geometry.PageStrip).
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QAbstractScrollArea
+
+from ...layout import DocumentLayout, Page
+from ...layout.paragraph import COLOR_SCHEMES, VIEWS
+from .balloons import BalloonLayer
+from .geometry import GAP, PageStrip
+from .input import SelectionMixin
+from .marks import ReviewIndex, display_offset
+from .painter import CANVAS, Overlay, paint_page
+from .progressive import ProgressiveLayout
+from .quick_relayout import relayout_blocks
+from .text_flow import TextFlow, TextPos, range_rects
+
+ZOOM_STEPS = (0.5, 0.67, 0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0)
+MIN_ZOOM, MAX_ZOOM = ZOOM_STEPS[0], ZOOM_STEPS[-1]
+MIN_FIT_ZOOM = 0.1  # fit page in a small window may go below the 50% step
+WHEEL_STEP = 120.0  # screen px per wheel notch
+SCROLL_MS = 160
+
+
+class PageView(SelectionMixin, QAbstractScrollArea):
+    layoutProgress = Signal(int)  # pages laid out so far
+    layoutFinished = Signal(int)  # page count
+    layoutFailed = Signal(str)  # a message for the user
+    changeClicked = Signal(int)  # census change id
+    commentClicked = Signal(int)  # comment id
+    zoomChanged = Signal(float)
+    selectionChanged = Signal()
+    editingNotice = Signal(str)  # a sentence for the lawyer: where typing does not work, and why
+    pagesRelaidOut = Signal(int, int)  # first and last page an edit laid out again
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.pages: list[Page] = []
+        self.document_layout: DocumentLayout | None = None  # set when layout has finished
+        self.reviewer = None
+        self.painted_pages: list[int] = []  # page numbers painted by the last paint event
+        self.smooth_scrolling = True
+        self._strip = PageStrip()
+        self._flow = TextFlow()
+        self._marks = ReviewIndex()
+        self._fit: str | None = "width"
+        self._anchor: TextPos | None = None
+        self._caret: TextPos | None = None
+        self._desired_x: float | None = None
+        self._press: QPointF | None = None
+        self._dragging = False
+        self._highlights: dict[str, list[tuple[int, int]]] = {}
+        self._pending_scroll: tuple[str, int] | None = None
+        self._restore_scroll: int | None = None
+        self._view = "all"  # the markup view (layout.paragraph.VIEWS)
+        self._colors = "author"  # how changes are coloured (layout.paragraph.COLOR_SCHEMES)
+        self._restore_page: tuple[int, float] | None = None
+        self._runner = ProgressiveLayout(self)
+        self._runner.pagesReady.connect(self._add_pages)
+        self._runner.finished.connect(self._layout_done)
+        self._runner.failed.connect(self.layoutFailed)
+        self._scroll_anim = QVariantAnimation(self)
+        self._scroll_anim.setDuration(SCROLL_MS)
+        self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
+        self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
+        self.viewport().setCursor(Qt.IBeamCursor)
+        self.viewport().setAutoFillBackground(False)
+        self.balloons = BalloonLayer(self)  # clicks, Reply / Resolve / Reopen in the markup area
+        self.commentClicked.connect(self.balloons.activate)
+
+    # -- documents -------------------------------------------------------------------------------
+
+    def set_document(self, reviewer) -> None:
+        """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
+        layoutFinished)."""
+        self._reset()
+        self._marks = self._index(reviewer, self._view)
+        self.reviewer = reviewer
+        self._runner.start(reviewer.document, view=self._view, colors=self._colors)
+
+    def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
+        """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
+        self._reset()
+        self._marks = self._index(reviewer, layout.view)
+        self.reviewer = reviewer
+        self._add_pages(list(layout.pages))
+        self._layout_done(layout)
+
+    def relayout(self) -> None:
+        """Lay the current document out again (after an edit), keeping zoom and scroll position."""
+        if self.reviewer is not None:
+            value = self.verticalScrollBar().value()
+            self.set_document(self.reviewer)
+            self._restore_scroll = value
+
+    def relayout_blocks(self, block_ids) -> None:
+        """After an edit of these blocks: lay out again only the pages it reaches (quick_relayout)
+        and show them, keeping zoom, scroll position, caret and selection (by their place in the
+        text). Without a finished layout, or with no blocks named, the whole document."""
+        layout = self.document_layout
+        if layout is None or not block_ids or self.reviewer is None:
+            self.relayout()
+            return
+        caret, anchor = self.caret_mark(), self.anchor_mark()
+        old_count = len(self.pages)
+        first, last = relayout_blocks(layout, set(block_ids))
+        self.pages = list(layout.pages)
+        old_last = last if len(self.pages) == old_count else old_count
+        self._marks = self._index(self.reviewer, layout.view)
+        self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
+        if self._flow.entries and first <= old_count:
+            self._flow.replace_pages(self.pages, first, last, old_last)
+        else:
+            self._flow = TextFlow()
+            for page in self.pages:
+                self._flow.add_page(page)
+        self._anchor = self._caret = None
+        if caret is not None:
+            self._anchor, self._caret = self._unmark(anchor) or self._unmark(caret), self._unmark(caret)
+        self._update_scrollbars()
+        self.viewport().update()
+        self.pagesRelaidOut.emit(first, last)
+
+    def _index(self, reviewer, view: str) -> ReviewIndex:
+        """A fresh index of changes and comments; the thread picked (and a reply being typed) stays
+        picked when the same document is laid out again."""
+        marks = ReviewIndex(reviewer, view)
+        if reviewer is not None and reviewer is self._marks.reviewer:
+            marks.active, marks.replying = self._marks.active, self._marks.replying
+        return marks
+
+    @property
+    def markup_view(self) -> str:
+        return self._view
+
+    def set_markup_view(self, view: str) -> None:
+        """Show the document in a markup view: "all" (redlines and comment balloons), "simple" (the
+        text as accepted, change bars and balloons), "none" (the text as accepted, nothing marked)
+        or "original" (the text as if every change were rejected). Lays the pages out again, keeping
+        the reading position on the same page."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown markup view {view!r}; expected one of {', '.join(VIEWS)}")
+        if view == self._view:
+            return
+        self._view = view
+        if self.reviewer is not None:
+            number = max(self.current_page(), 1)
+            rect = self._strip.page_rect(number - 1, self.viewport().width()) if self.pages else None
+            fraction = (self.verticalScrollBar().value() - rect.top()) / rect.height() if rect else 0.0
+            self.set_document(self.reviewer)
+            self._restore_page = (number, fraction)
+
+    def set_change_colors(self, colors: str) -> None:
+        """"author" (each author's colour, the default) or "kind" (insertions and deletions in two
+        colours whoever made them, as a comparison reads); applies from the next layout."""
+        if colors not in COLOR_SCHEMES:
+            raise ValueError(f"unknown change colours {colors!r}; expected one of {', '.join(COLOR_SCHEMES)}")
+        self._colors = colors
+
+    def _sheet_width(self, page: Page) -> float:
+        """The page and, when its view shows comments and there are some, the markup area beside it."""
+        return page.width + self._marks.markup_width(page.view)
+
+    def _reset(self) -> None:
+        self._runner.cancel()
+        self.pages = []
+        self.document_layout = None
+        self._strip.clear()
+        self._flow = TextFlow()
+        self._anchor = self._caret = None
+        self._pending_scroll = None
+        self._restore_scroll = None
+        self._restore_page = None
+        self._update_scrollbars()
+        self.viewport().update()
+
+    def _add_pages(self, pages: list[Page]) -> None:
+        first = not self.pages
+        wider = any(self._sheet_width(p) > self._strip.max_width() for p in pages) and not first
+        for page in pages:
+            self.pages.append(page)
+            self._strip.append(self._sheet_width(page), page.height)
+            self._flow.add_page(page)
+        if self._fit and (first or (wider and self._fit == "width")):
+            self._apply_fit()
+        self._update_scrollbars()
+        v = self.verticalScrollBar()
+        if self._restore_scroll is not None and v.maximum() >= self._restore_scroll:
+            v.setValue(self._restore_scroll)  # once enough pages are back (relayout)
+            self._restore_scroll = None
+        if self._restore_page is not None and len(self.pages) >= self._restore_page[0]:
+            number, fraction = self._restore_page  # the same page in another markup view
+            rect = self._strip.page_rect(number - 1, self.viewport().width())
+            v.setValue(round(rect.top() + fraction * rect.height()))
+            self._restore_page = None
+        if self._pending_scroll and self._flow.block_entries(self._pending_scroll[0]):
+            self.scroll_to_block(*self._pending_scroll)
+        self.viewport().update()
+        self.layoutProgress.emit(len(self.pages))
+
+    def _layout_done(self, layout: DocumentLayout) -> None:
+        replaced = len(layout.pages) != len(self.pages) or any(a is not b for a, b in zip(layout.pages, self.pages))
+        if replaced:  # a second pass (NUMPAGES) replaced every page
+            count = len(self._flow.entries)
+            self.pages = list(layout.pages)
+            self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
+            self._flow = TextFlow()
+            for page in self.pages:
+                self._flow.add_page(page)
+            if len(self._flow.entries) != count:
+                self._anchor = self._caret = None
+            self._update_scrollbars()
+            self.viewport().update()
+        self.document_layout = layout
+        self._pending_scroll = self._restore_scroll = self._restore_page = None
+        self.layoutFinished.emit(len(self.pages))
+
+    @property
+    def is_laying_out(self) -> bool:
+        return self._runner.running
+
+    def finish_layout(self) -> DocumentLayout | None:
+        """Run a layout still in progress to its end now, on this thread, and return the finished
+        layout (None if it failed or no document is shown). For callers that need exact page
+        numbers at once; the pages laid out so far are kept, not redone."""
+        while self._runner.running:
+            self._runner._slice()  # emits pagesReady / finished exactly as the timer-driven slices do
+        return self.document_layout
+
+    # -- geometry ---------------------------------------------------------------------------------
+
+    def _scroll(self) -> QPointF:
+        return QPointF(self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+
+    def page_rect(self, number: int) -> QRectF:
+        """Viewport rectangle of page `number` (1-based)."""
+        rect = self._strip.page_rect(number - 1, self.viewport().width())
+        return rect.translated(-self._scroll())
+
+    def page_to_viewport(self, number: int, point: QPointF) -> QPointF:
+        return self._strip.from_page(number - 1, point, self.viewport().width()) - self._scroll()
+
+    def viewport_to_page(self, point: QPointF) -> tuple[int, QPointF] | None:
+        """(page number, page point) under a viewport point; gaps go to the page above."""
+        canvas = QPointF(point) + self._scroll()
+        index = self._strip.nearest(canvas.y())
+        if index < 0:
+            return None
+        return index + 1, self._strip.to_page(index, canvas, self.viewport().width())
+
+    def current_page(self) -> int:
+        """The page under the middle of the viewport (0 when nothing is shown)."""
+        if not self.pages:
+            return 0
+        return self._strip.nearest(self.verticalScrollBar().value() + self.viewport().height() / 2) + 1
+
+    def _update_scrollbars(self) -> None:
+        vw, vh = self.viewport().width(), self.viewport().height()
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw)))
+        h.setPageStep(vw)
+        h.setSingleStep(20)
+        v.setRange(0, max(0, math.ceil(self._strip.canvas_height() - vh)))
+        v.setPageStep(vh)
+        v.setSingleStep(40)
+
+    # -- zoom ---------------------------------------------------------------------------------------
+
+    @property
+    def zoom(self) -> float:
+        return self._strip.zoom
+
+    def set_zoom(self, factor: float) -> None:
+        """Zoom to `factor` (clamped to 50-400%); leaves fit-width / fit-page mode."""
+        self._fit = None
+        self._apply_zoom(min(max(factor, MIN_ZOOM), MAX_ZOOM))
+
+    def zoom_in(self, anchor: QPointF | None = None) -> None:
+        self._fit = None
+        self._apply_zoom(next((z for z in ZOOM_STEPS if z > self.zoom + 1e-3), MAX_ZOOM), anchor)
+
+    def zoom_out(self, anchor: QPointF | None = None) -> None:
+        self._fit = None
+        self._apply_zoom(next((z for z in reversed(ZOOM_STEPS) if z < self.zoom - 1e-3), MIN_ZOOM), anchor)
+
+    def fit_width(self) -> None:
+        self._fit = "width"
+        self._apply_fit()
+
+    def fit_page(self) -> None:
+        self._fit = "page"
+        self._apply_fit()
+
+    @property
+    def fit_mode(self) -> str | None:
+        return self._fit
+
+    def _apply_fit(self) -> None:
+        if not self.pages:
+            return
+        vw, vh = self.viewport().width(), self.viewport().height()
+        zoom = (vw - 2 * GAP) / self._strip.max_width()
+        number = self.current_page()
+        if self._fit == "page":
+            _w, height = self._strip.sizes[number - 1]
+            zoom = min(zoom, (vh - 2 * GAP) / height)
+        self._apply_zoom(min(max(zoom, MIN_FIT_ZOOM), MAX_ZOOM))
+        if self._fit == "page":
+            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
+
+    def _apply_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Change zoom keeping the document point under `anchor` (default: viewport centre) still."""
+        if anchor is None:
+            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+        held = self.viewport_to_page(anchor)
+        self._scroll_anim.stop()
+        changed = abs(zoom - self._strip.zoom) > 1e-6
+        self._strip.set_zoom(zoom)
+        self._update_scrollbars()
+        if held is not None and changed:
+            number, point = held
+            canvas = self._strip.from_page(number - 1, point, self.viewport().width())
+            self.horizontalScrollBar().setValue(round(canvas.x() - anchor.x()))
+            self.verticalScrollBar().setValue(round(canvas.y() - anchor.y()))
+        self.viewport().update()
+        if changed:
+            self.zoomChanged.emit(zoom)
+
+    # -- scrolling ----------------------------------------------------------------------------------
+
+    def scroll_to_block(self, block_id: str, offset: int = 0) -> bool:
+        """Bring the page holding accepted-view `offset` of a block into view and select the block.
+        While layout is still running, an unknown block is remembered and shown when it arrives."""
+        entries = self._flow.block_entries(block_id)
+        if not entries:
+            if self._runner.running:
+                self._pending_scroll = (block_id, offset)
+            return False
+        self._pending_scroll = None
+        index = next((i for i in entries if offset < self._flow.entries[i][1].accepted_range[1]), entries[-1])
+        number, frag = self._flow.entries[index]
+        self.select_block(block_id)
+        self._show_page_point(number, QPointF(frag.x + frag.para.x, frag.top))
+        return True
+
+    def scroll_to_page(self, number: int) -> None:
+        if 1 <= number <= len(self.pages):
+            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, self.viewport().width()).top() - GAP)
+
+    def _show_page_point(self, number: int, point: QPointF) -> None:
+        """Scroll so a page point shows in the upper part of the viewport, with the viewport's
+        middle still on that page (so current_page() reports it)."""
+        vw, vh = self.viewport().width(), self.viewport().height()
+        rect = self._strip.page_rect(number - 1, vw)
+        canvas = self._strip.from_page(number - 1, point, vw)
+        if rect.height() <= vh - 2 * GAP:
+            y = rect.center().y() - vh / 2
+        else:
+            y = min(max(canvas.y() - vh * 0.25, rect.top() - vh / 2 + 1), rect.bottom() - vh / 2 - 1)
+        self._scroll_to_canvas_y(y)
+        h = self.horizontalScrollBar()
+        if not h.value() <= canvas.x() <= h.value() + vw:
+            h.setValue(round(canvas.x() - 40))
+
+    def _scroll_to_canvas_y(self, y: float) -> None:
+        self._scroll_anim.stop()
+        self.verticalScrollBar().setValue(round(y))
+
+    def _ensure_caret_visible(self) -> None:
+        if self._caret is None:
+            return
+        number, rect = self._flow.caret_rect(self._caret)
+        top = self.page_to_viewport(number, rect.topLeft())
+        bottom = self.page_to_viewport(number, rect.bottomLeft())
+        v, vh = self.verticalScrollBar(), self.viewport().height()
+        if top.y() < 0:
+            self._scroll_to_canvas_y(v.value() + top.y() - 20)
+        elif bottom.y() > vh:
+            self._scroll_to_canvas_y(v.value() + bottom.y() - vh + 20)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
+        self.viewport().update()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._fit:
+            self._apply_fit()
+        self._update_scrollbars()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        steps = event.angleDelta().y() / 120
+        if event.modifiers() & Qt.ControlModifier:
+            if steps > 0:
+                self.zoom_in(event.position())
+            elif steps < 0:
+                self.zoom_out(event.position())
+            event.accept()
+            return
+        if not self.smooth_scrolling or not steps or not event.pixelDelta().isNull():
+            super().wheelEvent(event)  # touchpads send pixel deltas: follow them directly
+            return
+        v = self.verticalScrollBar()
+        running = self._scroll_anim.state() == QVariantAnimation.Running
+        start = self._scroll_anim.endValue() if running else v.value()
+        target = min(max(start - steps * WHEEL_STEP, v.minimum()), v.maximum())
+        self._scroll_anim.stop()
+        self._scroll_anim.setStartValue(float(v.value()))
+        self._scroll_anim.setEndValue(float(target))
+        self._scroll_anim.start()
+        event.accept()
+
+    # -- painting -------------------------------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self.viewport())
+        area = QRectF(event.rect())
+        painted = []
+        try:
+            painter.fillRect(area, CANVAS)
+            scroll = self._scroll()
+            vw = self.viewport().width()
+            for index in self._strip.visible(scroll.y() + area.top(), scroll.y() + area.bottom()):
+                target = self._strip.page_rect(index, vw).translated(-scroll)
+                if target.intersects(area):
+                    paint_page(painter, self.pages[index], target, self.zoom, self._marks, self._overlay(index))
+                    painted.append(index + 1)
+        finally:
+            painter.end()
+            self.painted_pages = painted
+
+    def render_page(self, number: int, zoom: float = 1.0) -> QImage:
+        """Page `number` painted exactly as the view paints it, into an image at `zoom`."""
+        page = self.pages[number - 1]
+        width = self._sheet_width(page)
+        image = QImage(math.ceil(width * zoom), math.ceil(page.height * zoom), QImage.Format_ARGB32_Premultiplied)
+        image.fill(CANVAS)
+        painter = QPainter(image)
+        try:
+            paint_page(painter, page, QRectF(0, 0, width * zoom, page.height * zoom), zoom, self._marks,
+                       self._overlay(number - 1))
+        finally:
+            painter.end()
+        return image
+
+    def _overlay(self, index: int) -> Overlay:
+        overlay = Overlay()
+        page = self.pages[index]
+        has_selection = self._anchor is not None and self._anchor != self._caret
+        for frag in page.body_fragments():
+            if has_selection:
+                part = self._flow.slices(self._anchor, self._caret, self._flow.index_of(frag))
+                if part is not None:
+                    overlay.selection.extend(range_rects(frag, *part))
+            for start, end in self._highlights.get(frag.block_id or "", ()):
+                lo, hi = frag.display_range
+                s = max(display_offset(frag.para, start), lo)
+                e = min(display_offset(frag.para, end, end=True), hi)
+                if s < e:
+                    overlay.highlights.extend(range_rects(frag, s, e))
+        if self._caret is not None and not has_selection and self.hasFocus():
+            number, rect = self._flow.caret_rect(self._caret)
+            if number == page.number:
+                overlay.caret = rect
+        return overlay
