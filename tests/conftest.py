@@ -7,7 +7,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
@@ -70,3 +71,13 @@ def flip_bytes(data: bytes, rng, most: int) -> bytes:
     for _ in range(rng.randint(1, most)):
         out[rng.randrange(len(out))] = rng.randrange(256)
     return bytes(out)
+
+
+E2E = TESTS / "e2e"
+
+
+def pytest_collection_modifyitems(items):
+    # tests/e2e/ holds the end-to-end and whole-window workflows: `-m "not slow"` runs only the unit tests
+    for item in items:
+        if E2E in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.slow)

@@ -64,3 +64,32 @@ def build_docx(body: str, media: dict[str, tuple[str, bytes]] | None = None, **p
         z.writestr("word/_rels/document.xml.rels", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' + "".join(rels) + "</Relationships>")
         z.writestr("[Content_Types].xml", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' + "".join(f'<Default Extension="{e}" ContentType="{t}"/>' for e, t in defaults.items()) + "".join(overrides) + "</Types>")
     return out.getvalue()
+
+
+# -- tables --------------------------------------------------------------------------------------------
+
+GRID2 = '<w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>'
+
+
+def cell(*paragraphs: str) -> str:
+    return '<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>' + "".join(paragraphs) + "</w:tc>"
+
+
+def row(*cells: str, in_control: bool = False) -> str:
+    xml = "<w:tr>" + "".join(cells) + "</w:tr>"
+    return f"<w:sdt><w:sdtPr/><w:sdtContent>{xml}</w:sdtContent></w:sdt>" if in_control else xml
+
+
+def table(*rows: str) -> str:
+    return f"<w:tbl>{GRID2}{''.join(rows)}</w:tbl>"
+
+
+def long_table(edited: int | None = None, dropped: int | None = None, rows: int = 60) -> str:
+    """A table of `rows` rows (a few pages), every fifth row in a repeating-section content control."""
+    out = []
+    for n in range(rows):
+        if n == dropped:
+            continue
+        b = f"Amount {n}" + (" (revised)" if n == edited else "")
+        out.append(row(cell(p(f"Item {n}")), cell(p(b)), in_control=n % 5 == 4))
+    return table(*out)

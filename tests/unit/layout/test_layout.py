@@ -5,16 +5,14 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from PySide6.QtCore import QPointF
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.model.textkit import normalize
 
-ROOT = Path(__file__).resolve().parent.parent
 LIBREOFFICE = json.loads((ROOT / "benchmarks" / "data" / "libreoffice_pages.json").read_text())["documents"]
 # documents whose page count already equals LibreOffice's: a change that breaks one is a regression
 MATCHING = ["contract_commonpaper_csa_with_ai_gdocs.docx", "unusual/docx2python_invalid_tag_name.docx", "contract_commonpaper_pilot_agreement.docx",

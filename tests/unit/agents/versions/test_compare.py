@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 from conftest import CORPUS
 from docbuilder import build_docx, p
+from package_surgery import with_core
 
 from folio_desktop.agents.versions import privacy
 from folio_desktop.agents.versions.compare import (
@@ -19,20 +20,6 @@ from folio_desktop.agents.versions.compare import (
     format_version_diff_for_llm,
 )
 from folio_desktop.docx import NotADocxError
-
-CORE = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
-        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
-        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">{}</cp:coreProperties>')
-
-
-def with_core(data: bytes, inner: str, name: str = "docProps/core.xml") -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            zout.writestr(info, zin.read(info))
-        zout.writestr(name, CORE.format(inner))
-    return out.getvalue()
 
 
 def doc(*paragraphs) -> bytes:

@@ -4,10 +4,9 @@ picture lines and list-label tabs (issue 14). Each rule on a small document buil
 word-pdf documents that showed it."""
 
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from docbuilder import build_docx, p
 from PySide6.QtGui import QColor, QImage, QPainter, QTextLayout
 
@@ -15,7 +14,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.layout.fonts import FontBook
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 WORD_PDF = CORPUS / "word-pdf"
 PX = 96 / 72  # px per pt

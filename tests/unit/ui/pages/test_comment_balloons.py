@@ -436,7 +436,7 @@ def test_the_panel_never_clips_a_comment_body(qtbot, width):
 
 
 def test_the_marked_up_pdf_prints_the_balloons(qapp, tmp_path):
-    from test_export_pdf import Pdf, has_colour, squash
+    from pdf_reading import Pdf, has_colour, squash
 
     from folio_desktop.ui.desk.export import export_pdf
 

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-PACKAGE = Path(__file__).resolve().parent.parent / "folio_desktop"
+PACKAGE = ROOT / "folio_desktop"
 # layer -> layers it must never import
 FORBIDDEN = {
     "docx": ("PySide6", "folio_desktop.agents", "folio_desktop.assistant", "folio_desktop.layout", "folio_desktop.ui"),

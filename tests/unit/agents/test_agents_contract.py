@@ -4,12 +4,11 @@ operation-replay, operation-conformance, bridges/editor-ref; issue 4 acceptance 
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import CORPUS
-from test_operation_contract import VALID
+from conftest import CORPUS, ROOT
+from operation_samples import VALID
 
 from folio_desktop.agents import (
     EditorRefBridge,
@@ -165,7 +164,7 @@ def test_options_shape_schema_and_capabilities():
 
 
 def test_readme_mentions_every_non_default_type():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     for op_type in ("commentOnBlock", "insertSignatureTable"):
         assert op_type in readme
 

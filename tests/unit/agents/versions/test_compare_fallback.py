@@ -8,26 +8,11 @@ cell edits, row deletions and offset changes in such tables redline word by word
 
 from __future__ import annotations
 
-from docbuilder import W_NS, build_docx, p
+from docbuilder import W_NS, build_docx, cell, long_table, p, row, table
 
 from folio_desktop.agents.versions.cli import run as compare_cli
 from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
 from folio_desktop.docx import DocxReviewer
-
-GRID2 = '<w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>'
-
-
-def cell(*paragraphs: str) -> str:
-    return '<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>' + "".join(paragraphs) + "</w:tc>"
-
-
-def row(*cells: str, in_control: bool = False) -> str:
-    xml = "<w:tr>" + "".join(cells) + "</w:tr>"
-    return f"<w:sdt><w:sdtPr/><w:sdtContent>{xml}</w:sdtContent></w:sdt>" if in_control else xml
-
-
-def table(*rows: str) -> str:
-    return f"<w:tbl>{GRID2}{''.join(rows)}</w:tbl>"
 
 
 def text_box(content: str) -> str:
@@ -57,17 +42,6 @@ def assert_redline_is_right(base: bytes, revised: bytes) -> dict:
     assert resolved_texts(result["buffer"], True) == story_texts(DocxReviewer.from_bytes(revised))
     assert resolved_texts(result["buffer"], False) == story_texts(DocxReviewer.from_bytes(base))
     return result
-
-
-def long_table(edited: int | None = None, dropped: int | None = None, rows: int = 60) -> str:
-    """A table of `rows` rows (a few pages), every fifth row in a repeating-section content control."""
-    out = []
-    for n in range(rows):
-        if n == dropped:
-            continue
-        b = f"Amount {n}" + (" (revised)" if n == edited else "")
-        out.append(row(cell(p(f"Item {n}")), cell(p(b)), in_control=n % 5 == 4))
-    return table(*out)
 
 
 # -- pairs that tripped the word-level writer ---------------------------------------------------------------

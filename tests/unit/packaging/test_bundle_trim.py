@@ -1,9 +1,10 @@
 """packaging/bundle_trim.py: which Qt plugins, translations and libraries the PyInstaller build leaves out."""
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "packaging"))
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "packaging"))
 
 from bundle_trim import plugin_wanted, qt_plugin, trim, unwanted  # noqa: E402
 

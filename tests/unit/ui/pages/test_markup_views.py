@@ -219,7 +219,7 @@ def test_read_page_follows_the_view_and_says_which(qtbot, view):
 
 
 def test_the_pdf_export_prints_the_view_shown(qapp, tmp_path):
-    from test_export_pdf import Pdf, has_colour, squash
+    from pdf_reading import Pdf, has_colour, squash
 
     from folio_desktop.ui.pages.balloons import BADGE
 

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from docbuilder import build_docx
 
 from folio_desktop.docx import DocxReviewer
@@ -374,7 +374,7 @@ def test_census_is_fast_and_linear():
     ilpa.concealed_text()
     assert (time.perf_counter() - start) * 1000 < 1  # warm: cached
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     from longdoc import build_long
 
     one = DocxReviewer.open(NVCA)

@@ -7,11 +7,10 @@ it; run it with `python -m pytest -m packaging` after `pip install -e ".[build]"
 import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 BINARY = DIST / "folio-desktop" / ("folio-desktop.exe" if sys.platform == "win32" else "folio-desktop")
 SOURCES = [ROOT / "folio_desktop", ROOT / "resources", ROOT / "packaging"]

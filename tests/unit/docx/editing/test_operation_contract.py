@@ -5,6 +5,7 @@ import copy
 
 import pytest
 from conftest import CORPUS
+from operation_samples import RNG, VALID
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing.contract import (
@@ -20,33 +21,6 @@ from folio_desktop.docx.editing.operations import OperationIdConflictError
 from folio_desktop.docx.model.textkit import text_hash
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
-RNG = {"type": "textRange", "story": "main", "blockId": "AAAA0001", "startOffset": 0, "endOffset": 3,
-       "selectedTextHash": "habc"}
-VALID = {
-    "replaceInBlock": {"blockId": "B", "find": "a", "replace": "b"},
-    "replaceRange": {"range": RNG, "replace": "x"},
-    "commentOnRange": {"range": RNG, "comment": {"text": "c"}},
-    "formatRange": {"range": RNG, "formatting": {"bold": True}},
-    "insertAfterBlock": {"blockId": "B", "text": "t"},
-    "insertBeforeBlock": {"blockId": "B", "text": "t"},
-    "replaceBlock": {"blockId": "B", "text": "t"},
-    "deleteBlock": {"blockId": "B"},
-    "splitBlock": {"blockId": "B", "offset": 2},
-    "mergeBlockWithNext": {"blockId": "B"},
-    "setBlockParagraphProperties": {"blockId": "B", "properties": {"alignment": "center"}},
-    "insertTable": {"blockId": "B", "rows": [["a", "b"]]},
-    "deleteTable": {"blockId": "B"},
-    "commentOnBlock": {"blockId": "B", "comment": {"text": "c"}},
-    "insertSignatureTable": {"blockId": "B", "parties": [{"name": "A"}]},
-    "insertTableRow": {"blockId": "B", "cellTexts": ["a"]},
-    "deleteTableRow": {"blockId": "B"},
-    "insertTableColumn": {"blockId": "B", "position": "before"},
-    "deleteTableColumn": {"blockId": "B"},
-    "mergeTableCells": {"blockId": "B", "rowCount": 2},
-    "splitTableCell": {"blockId": "B"},
-}
-
-
 def batch(*operations, **extra):
     return {"version": 1, "operations": list(operations), **extra}
 

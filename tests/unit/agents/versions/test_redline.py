@@ -11,7 +11,7 @@ import zipfile
 import pytest
 from conftest import ALL_GOOD, CORPUS
 from docbuilder import build_docx, p
-from test_compare import with_core
+from package_surgery import with_core
 
 from folio_desktop.agents.versions.cli import run as compare_cli
 from folio_desktop.agents.versions.redline import (

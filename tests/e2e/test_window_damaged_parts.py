@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from chat_helpers import PILOT, open_window
 from conftest import CORPUS
-from lxml import etree
+from package_surgery import SETTINGS, THEME, assert_sound_theme, cut_short, entry
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
@@ -21,26 +21,10 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.package.damage import KEEP, REBUILD
 from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog, SaveOptions
 
-THEME, SETTINGS = "word/theme/theme1.xml", "word/settings.xml"
-A_THEME = "{http://schemas.openxmlformats.org/drawingml/2006/main}theme"
 W_SETTINGS = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}settings"
 STRICT = CORPUS / "wild" / "jandira-tech+jubarte-redlines" / "tests" / "corpus" / "broken_ones_two" / \
     "sources" / "file_196.docx"
 pytestmark = pytest.mark.timeout(120)
-
-
-def entry(data: bytes, name: str) -> bytes:
-    return zipfile.ZipFile(io.BytesIO(data)).read(name)
-
-
-def cut_short(data: bytes, *names: str) -> bytes:
-    """The package with each named XML part cut off half-way (no longer well-formed), CRCs right."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            body = zin.read(info)
-            zout.writestr(info, body[:len(body) // 2] if info.filename in names else body)
-    return out.getvalue()
 
 
 @pytest.fixture
@@ -56,11 +40,6 @@ def press(qtbot, window, key, modifiers=Qt.NoModifier):
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
     qtbot.keyClick(window, key, modifiers)
-
-
-def assert_sound_theme(data: bytes) -> None:
-    root = etree.fromstring(entry(data, THEME))
-    assert root.tag == A_THEME and root.find(f"{A_THEME[:-5]}themeElements") is not None
 
 
 def edit_a_paragraph(window) -> None:

@@ -8,15 +8,14 @@ reason is written down (WORD_DIFFERS). Those are the only overrides.
 """
 
 import json
-from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, TESTS
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.model.textkit import normalize
 
-DATA = Path(__file__).parent / "data" / "libreoffice_labels"
+DATA = TESTS / "data" / "libreoffice_labels"
 FIXTURES = sorted(DATA.glob("*.json"))
 
 # (source file, paragraph text prefix) -> (LibreOffice's label, Word's label, why they differ)

@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 from chat_helpers import PILOT, make_settings
+from conftest import ROOT
 from PySide6.QtWidgets import QMessageBox
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui import app as desk_app
 from folio_desktop.ui.desk.recovery_prompt import DISCARD, LATER, RESTORE
 from folio_desktop.ui.desk.window import ReviewWindow
-
-ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import sys

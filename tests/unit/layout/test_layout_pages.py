@@ -4,17 +4,15 @@ their format switches) and table rows at a page foot (issue 14), on documents bu
 import io
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from docbuilder import NSDECL, REL
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from folio_desktop.docx import DocxReviewer
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE_BREAK = '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
 EXACT = '<w:spacing w:before="0" w:after="0" w:line="{}" w:lineRule="exact"/>'
 

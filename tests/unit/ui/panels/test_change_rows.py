@@ -52,7 +52,7 @@ def test_every_census_entry_is_in_exactly_one_row(path):
 
 def test_ra001_folds_214_marks_into_the_decisions_a_reader_makes():
     census, rows = rows_of(RA001)
-    # (its table grid revision records the grid the table has: no change, tests/test_table_grid_changes.py)
+    # (its table grid revision records the grid the table has: no change, tests/unit/docx/reading/test_table_grid_changes.py)
     assert len(census) == 214 and len(rows) == 56
     by_id = {c.id: c for c in census}
     # no paragraph-mark change of a paragraph whose whole text changed stands alone

@@ -5,8 +5,7 @@ version uses without defining it, in the same sentences the command line prints 
 from __future__ import annotations
 
 import pytest
-from docbuilder import build_docx, p
-from test_compare_fallback import long_table
+from docbuilder import build_docx, long_table, p
 
 from folio_desktop.agents.versions.cli import run as compare_cli
 from folio_desktop.ui.desk.compare_window import CompareWindow
@@ -67,7 +66,8 @@ def test_the_summary_names_a_style_the_later_version_never_defined(qtbot, ghost_
 
 
 def test_a_damaged_earlier_version_is_named_and_the_redline_saves_its_part_as_chosen(qtbot, tmp_path, monkeypatch):
-    from test_window_damaged_parts import PILOT, THEME, assert_sound_theme, cut_short, entry
+    from chat_helpers import PILOT
+    from package_surgery import THEME, assert_sound_theme, cut_short, entry
 
     from folio_desktop.docx import DocxReviewer
 
