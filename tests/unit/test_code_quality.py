@@ -45,6 +45,29 @@ def test_layers_import_only_downwards(layer):
     assert not bad
 
 
+# the ui's components, lowest first: the shared modules at ui/ top (the undo stack, wording), the pages,
+# then the panels and the chat beside each other, then the desk that assembles them, then app.py
+UI_FORBIDDEN = {
+    "review_actions.py": ("pages", "panels", "chat", "desk", "app"),
+    "wording.py": ("pages", "panels", "chat", "desk", "app"),
+    "pages": ("panels", "chat", "desk", "app"),
+    "panels": ("chat", "desk", "app"),
+    "chat": ("panels", "desk", "app"),
+    "desk": ("app",),
+}
+
+
+@pytest.mark.parametrize("component", sorted(UI_FORBIDDEN))
+def test_ui_components_import_only_downwards(component):
+    root = PACKAGE / "ui" / component
+    paths = [root] if root.suffix == ".py" else sorted(root.rglob("*.py"))
+    assert paths, f"ui/{component} is gone: update UI_FORBIDDEN"
+    above = tuple(f"folio_desktop.ui.{name}" for name in UI_FORBIDDEN[component])
+    bad = [f"{path.relative_to(PACKAGE)} imports {name}" for path in paths for name in _imports(path)
+           if any(name == a or name.startswith(a + ".") for a in above)]
+    assert not bad
+
+
 def test_engine_runs_without_qt_loaded():
     code = ("import sys, folio_desktop.docx, folio_desktop.agents; "
             "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'")

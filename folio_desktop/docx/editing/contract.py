@@ -402,3 +402,16 @@ def _parse_rows(rows, path):
 
 def target_block_id(op: dict) -> str:
     return op["range"]["blockId"] if op["type"] in RANGE_TYPES else op["blockId"]
+
+
+def touched_blocks(result: dict) -> set[str]:
+    """Blocks a batch's receipts name (edited, commented, or anchoring an insertion)."""
+    ids = set()
+    for receipt in result.get("receipts", ()):
+        for item in receipt.get("affected", ()):
+            for key in ("blockId", "anchorBlockId", "endAnchorBlockId"):
+                if item.get(key):
+                    ids.add(item[key])
+            if isinstance(item.get("range"), dict) and item["range"].get("blockId"):
+                ids.add(item["range"]["blockId"])
+    return ids

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ...agents.bridges import ReviewerBridge, decode_comment_id
 from ...agents.execute import range_still_matches
+from ...docx.editing.contract import touched_blocks
 from ...docx.model.textkit import utf16_to_index
 
 # what read_page says first when the lawyer's pages are not in All Markup (its text follows the view)
@@ -156,19 +157,6 @@ class LiveBridge(ReviewerBridge):
         if not self.view.scroll_to_block(block.id, start):
             return False
         return self.view.select_range(block.id, start, end)  # replaces the whole-block selection
-
-
-def touched_blocks(result: dict) -> set[str]:
-    """Blocks a batch's receipts name (edited, commented, or anchoring an insertion)."""
-    ids = set()
-    for receipt in result.get("receipts", ()):
-        for item in receipt.get("affected", ()):
-            for key in ("blockId", "anchorBlockId", "endAnchorBlockId"):
-                if item.get(key):
-                    ids.add(item[key])
-            if isinstance(item.get("range"), dict) and item["range"].get("blockId"):
-                ids.add(item["range"]["blockId"])
-    return ids
 
 
 def _document_text(frag) -> str:

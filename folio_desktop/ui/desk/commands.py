@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QInputDialog
 from ...docx.reading.search import text_range
 from ..pages.typing import PageEditor
 from ..panels.status_indicators import StatusIndicators
+from ..review_actions import EditRefused
 from .edit_dialogs import ask_text
-from .review_actions import EditRefused
 
 CLIP = 60
 TYPING_REFRESH_MS = 400  # the panels catch up with typing once it pauses this long

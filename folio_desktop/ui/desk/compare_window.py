@@ -49,8 +49,9 @@ from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.opc import read_document_file
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
-from .review_actions import ReviewActions
-from .save_as_dialog import listed, repairable_parts
+from ..review_actions import ReviewActions
+from ..wording import listed
+from .save_as_dialog import repairable_parts
 from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx)"

@@ -21,6 +21,7 @@ from ...docx.editing.comment_strip import strip_comments
 from ...docx.errors import DocxError
 from ...docx.package.damage import DAMAGED_PART_CHOICES, KEEP, REBUILD
 from ...docx.package.opc import write_document_file
+from ..wording import listed
 
 TRANSFORM_LABELS = {
     "remove-attribution": "Author and last modified by",
@@ -62,10 +63,6 @@ def repairable_parts(reviewer) -> list[str]:
     can rebuild (a damaged picture has no sound stand-in: it is always kept as read)."""
     damaged = reviewer.document.package.damaged.values()
     return [f"the {d.label} {d.name}" for d in damaged if d.stand_in is not None]
-
-
-def listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class SaveAsOptionsDialog(QDialog):

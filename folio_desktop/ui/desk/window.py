@@ -33,12 +33,12 @@ from ..panels.changes import ChangesPanel
 from ..panels.comments import CommentsPanel
 from ..panels.find_bar import FindBar
 from ..panels.outline import OutlinePanel
+from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import CommandsMixin
 from .files import FilesMixin
 from .recent_files import RecentFiles, desktop_settings
 from .recovery import RECOVERY_DIR, Autosaver, RecoveryStore, autosave_interval_ms
-from .review_actions import ReviewActions
 from .settings_dialog import SettingsDialog
 
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini

@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QLineEdit
 
 from ...layout import Page
-from ..panels.changes import short_date
+from ..wording import short_date
 from .geometry import MARKUP_WIDTH, text_edges
 from .text_flow import TextPos
 

@@ -24,7 +24,7 @@ from PySide6.QtGui import QGuiApplication, QTextDocumentFragment
 from ...docx.model import graphemes
 from ...docx.model.textkit import index_to_utf16, text_hash
 from ...docx.package.ooxml import W_NS
-from ..desk.review_actions import BURST_PAUSE_S, EditRefused
+from ..review_actions import BURST_PAUSE_S, EditRefused
 from .input import Mark
 
 _W = "{" + W_NS + "}"

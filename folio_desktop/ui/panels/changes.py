@@ -15,7 +15,7 @@ differences=True: rows worded as a comparison, one per changed paragraph, and no
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDateTime, QEvent, QLocale, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...layout.paragraph import KIND_COLORS as PAGE_COLORS
-from ..desk.review_actions import with_paragraph_marks
+from ..review_actions import with_paragraph_marks
+from ..wording import short_date
 from .change_rows import KINDS, MARKS, ChangeRow, Places, change_rows, counts, difference_rows
 
 ROW_ROLE = Qt.UserRole  # index of the row in panel.rows
@@ -58,18 +59,6 @@ PLURALS = {"modified": ("changed paragraph", "changed paragraphs"), "insertion":
            "deletion": ("deletion", "deletions"), "move": ("move", "moves"), "formatting": ("formatting change",
            "formatting changes"), "paragraph": ("paragraph break", "paragraph breaks"),
            "table": ("table change", "table changes")}
-
-
-def short_date(iso: str | None) -> str:
-    """An OOXML date (ISO 8601, usually UTC) in the user's local time and short locale form."""
-    if not iso:
-        return ""
-    moment = QDateTime.fromString(iso, Qt.ISODateWithMs)
-    if not moment.isValid():
-        moment = QDateTime.fromString(iso, Qt.ISODate)
-    if not moment.isValid():
-        return iso
-    return QLocale().toString(moment.toLocalTime(), QLocale.ShortFormat)
 
 
 def one_line(text: str) -> str:

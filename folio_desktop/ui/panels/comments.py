@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..pages.marks import ReviewIndex
-from .changes import short_date
+from ..wording import short_date
 
 ID_ROLE = Qt.UserRole
 THREAD_ROLE = Qt.UserRole + 1  # the id of the thread's top comment (replies answer the thread)

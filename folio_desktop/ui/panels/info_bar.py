@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
 from ...layout.fonts import SUBSTITUTES
-from ..desk.save_as_dialog import listed
+from ..wording import listed
 
 
 class InfoBar(QFrame):

@@ -27,8 +27,8 @@ from typing_helpers import (
     word_texts,
 )
 
-import folio_desktop.ui.desk.review_actions as review_actions
 import folio_desktop.ui.pages.typing as page_editing
+import folio_desktop.ui.review_actions as review_actions
 from folio_desktop.docx import DocxReviewer
 
 DEFINITION = "2062A4BC"  # 1.1 “Confidential Information” means any information disclosed by one party ...

@@ -14,7 +14,8 @@ from PySide6.QtCore import QDate, QDateTime, QLocale, QPoint, Qt, QTime, QTimeZo
 from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.panels.changes import ChangesPanel, short_date
+from folio_desktop.ui.panels.changes import ChangesPanel
+from folio_desktop.ui.wording import short_date
 
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"
 NOTES = CORPUS / "openxmlsdk_comment042_tracked_pPr_rPr_changes_notes.docx"

@@ -1,4 +1,4 @@
-"""ReviewActions (folio_desktop/ui/desk/review_actions.py): the lawyer's edits, accepts and rejects, and the
+"""ReviewActions (folio_desktop/ui/review_actions.py): the lawyer's edits, accepts and rejects, and the
 one QUndoStack over them and over whole agent turns.
 
 Every edit must land as the right tracked change under the lawyer's name, and every undo and redo
@@ -16,8 +16,8 @@ from docbuilder import build_docx, p
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui.chat.live_bridge import LiveBridge
-from folio_desktop.ui.desk.review_actions import EditRefused, ReviewActions, differing_span
 from folio_desktop.ui.pages.view import PageView
+from folio_desktop.ui.review_actions import EditRefused, ReviewActions, differing_span
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
 EIGENPAL = CORPUS / "eigenpal_docxjs_editor_demo.docx"

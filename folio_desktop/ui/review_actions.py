@@ -27,11 +27,10 @@ from lxml import etree
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ...docx.editing.checkpoints import Checkpoint
-from ...docx.editing.contract import InvalidDocumentOperationBatchError
-from ...docx.editing.worddiff import tokenize
-from ...docx.model.textkit import index_to_utf16, text_hash
-from ..chat.live_bridge import touched_blocks
+from ..docx.editing.checkpoints import Checkpoint
+from ..docx.editing.contract import InvalidDocumentOperationBatchError, touched_blocks
+from ..docx.editing.worddiff import tokenize
+from ..docx.model.textkit import index_to_utf16, text_hash
 
 INLINE_CHANGES = ("insertion", "deletion", "formatting")  # resolving these rewrites one paragraph only
 # a whole inserted/deleted paragraph is its text plus its paragraph mark: the lawyer sees one change

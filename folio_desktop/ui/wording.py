@@ -1,0 +1,24 @@
+"""Small pieces of wording shared by the pages, the panels and the desk: a date as the lawyer's locale
+writes it, a list of names as a sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QDateTime, QLocale, Qt
+
+
+def short_date(iso: str | None) -> str:
+    """An OOXML date (ISO 8601, usually UTC) in the user's local time and short locale form."""
+    if not iso:
+        return ""
+    moment = QDateTime.fromString(iso, Qt.ISODateWithMs)
+    if not moment.isValid():
+        moment = QDateTime.fromString(iso, Qt.ISODate)
+    if not moment.isValid():
+        return iso
+    return QLocale().toString(moment.toLocalTime(), QLocale.ShortFormat)
+
+
+def listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
