@@ -1,23 +1,15 @@
-"""Grapheme cluster boundaries, close enough to UAX #29 for the edits we refuse (spec §3.5 #8):
-base + combining marks, ZWJ emoji sequences, variation selectors, skin tones, flags, tag sequences."""
+"""Grapheme cluster boundaries (UAX #29, extended clusters) for the edits we refuse (spec §3.5 #8).
+
+The `regex` module's \\X implements the whole of UAX #29 at its Unicode version: combining marks, emoji ZWJ
+sequences, flags, Hangul syllables built from jamo, Indic conjuncts (GB9c) and prepended marks."""
 
 from __future__ import annotations
 
-import unicodedata
+import regex
 
 from .textkit import index_to_utf16
 
-
-def _extends(ch: str) -> bool:
-    cp = ord(ch)
-    return (
-        unicodedata.category(ch) in ("Mn", "Me", "Mc")
-        or cp == 0x200D
-        or 0xFE00 <= cp <= 0xFE0F
-        or 0xE0100 <= cp <= 0xE01EF
-        or 0x1F3FB <= cp <= 0x1F3FF
-        or 0xE0020 <= cp <= 0xE007F
-    )
+_CLUSTER = regex.compile(r"\X")
 
 
 def _regional(ch: str) -> bool:
@@ -26,24 +18,7 @@ def _regional(ch: str) -> bool:
 
 def clusters(text: str) -> list[tuple[int, int]]:
     """(start, end) code-point spans of the grapheme clusters of text."""
-    out: list[tuple[int, int]] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        start = i
-        ri = _regional(text[i])
-        i += 1
-        if ri and i < n and _regional(text[i]):
-            i += 1
-        while i < n:
-            if _extends(text[i]):
-                i += 1
-            elif text[i - 1] == "\u200d":
-                i += 1
-            else:
-                break
-        out.append((start, i))
-    return out
+    return [m.span() for m in _CLUSTER.finditer(text)]
 
 
 WINDOW = 64  # longer than any cluster a contract holds (the longest emoji ZWJ sequences are ~10)
@@ -53,10 +28,11 @@ def cluster_around(text: str, index: int) -> tuple[int, int] | None:
     """The cluster that code-point index falls strictly inside, or None when it is a boundary."""
     if index <= 0 or index >= len(text) or text.isascii():
         return None
-    # only the text around index matters: from a character that surely begins a cluster (typing in
-    # a long paragraph must not walk all of it for every key)
+    # only the text around index matters (typing in a long paragraph must not walk all of it for every
+    # key). A start WINDOW back may fall inside a cluster: that can only add breaks inside that one
+    # cluster, which ends long before index. Flags pair up by parity, so a run of them is read whole.
     base = max(index - WINDOW, 0)
-    while base > 0 and (_extends(text[base]) or text[base - 1] == "\u200d" or _regional(text[base])):
+    while base > 0 and _regional(text[base - 1]):
         base -= 1
     for start, end in clusters(text[base:index + WINDOW]):
         start, end = start + base, end + base
