@@ -361,7 +361,7 @@ class OperationEngine:
             if key in op:
                 refs.update({k: v for k, v in op[key].items() if k in ("styleId", "numbering")})
         if refs:
-            from ..model.paragraph_props import check_references
+            from .ops.paragraph_props import check_references
 
             check_references(self.doc, refs)
         anchor_index = current.anchors[block.id].index

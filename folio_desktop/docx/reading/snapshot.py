@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
-from ..model.numbering import LabelCounter
+from ..model.numbering import LabelCounter, _num, list_membership
+from ..model.tables import row_cells, table_rows
 from ..model.textkit import index_to_utf16, normalize, text_hash
 from ..package.ooxml import (
     MC_ALTERNATE,
@@ -29,10 +30,6 @@ from ..package.ooxml import (
 from . import inline
 from .accepted import joins_into, mark_deleted
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
-
-if TYPE_CHECKING:
-    from ..model.numbering import Numbering
-    from ..model.styles import Styles
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
@@ -570,102 +567,6 @@ def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
     return "".join(texts), {"runs": preview, "boundaries": boundaries, "comments": comments, "pstyle": pstyle}
 
 
-def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
-                    numpr: etree._Element | None) -> tuple[dict, str | None, int | None]:
-    """A paragraph's list membership: (stated numbering as spec §5.7 reports it, effective numId,
-    effective ilvl). The stated tier (the paragraph's own w:numPr) wins over the style tier (the
-    numbering its paragraph style, or the default paragraph style, supplies through basedOn).
-    numId is None when the paragraph is not in a list; the level may still be None."""
-    num_id = ilvl = None
-    if numpr is not None:
-        nid = numpr.find(_W + "numId")
-        num_id = nid.get(W_VAL) if nid is not None else None
-        ilvl = int_attr(numpr.find(_W + "ilvl"))
-    if numpr is None:
-        stated: dict = {"kind": "inherit"}
-    elif num_id is not None:
-        if num_id == "0":
-            stated = {"kind": "none"}
-        else:
-            stated = {"kind": "reference", "numId": _num(num_id)}
-            if ilvl is not None:
-                stated["ilvl"] = ilvl
-    elif ilvl is not None:
-        stated = {"kind": "levelOnly", "ilvl": ilvl}
-    else:
-        stated = {"kind": "inherit"}
-
-    # effective membership: stated tier over the style tier
-    effective_style = style_id or styles.default_paragraph_style
-    s_num, s_ilvl = styles.numbering(effective_style)
-    if s_num is not None and s_num != "0" and s_ilvl is None:
-        s_ilvl = numbering.level_for_style(s_num, effective_style)
-    kind = stated["kind"]
-    if kind == "none":
-        eff_num, eff_lvl = None, None
-    elif kind == "reference":
-        eff_num = num_id
-        eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
-    elif kind == "levelOnly":
-        eff_num = s_num if s_num not in (None, "0") else None
-        eff_lvl = ilvl
-    else:
-        eff_num = s_num if s_num not in (None, "0") else None
-        eff_lvl = s_ilvl if s_ilvl is not None else 0
-    return stated, eff_num, eff_lvl
-
-
-def _num(value: str):
-    return int(value) if value.lstrip("-").isdigit() else value
-
-
-def table_rows(tbl):
-    """Rows of a table, looking through row-level content controls and customXml."""
-    for child in tbl:
-        tag = child.tag
-        if tag == T_TR:
-            yield child
-        elif tag == T_SDT:
-            content = child.find(T_SDT_CONTENT)
-            if content is not None:
-                yield from table_rows(content)
-        elif tag == T_CUSTOM_XML:
-            yield from table_rows(child)
-
-
-def row_cells(tr):
-    """[(tc, gridColumnIndex, gridSpan, vMerge)] of a row, through cell-level wrappers."""
-    out = []
-    col = 0
-    trpr = tr.find(T_TRPR)
-    if trpr is not None:
-        col = int_attr(trpr.find(_W + "gridBefore"), default=0) or 0
-
-    def cells(parent):
-        for child in parent:
-            if child.tag == T_TC:
-                yield child
-            elif child.tag == T_SDT:
-                content = child.find(T_SDT_CONTENT)
-                if content is not None:
-                    yield from cells(content)
-            elif child.tag == T_CUSTOM_XML:
-                yield from cells(child)
-
-    for tc in cells(tr):
-        span = 1
-        vmerge = None
-        tcpr = tc.find(T_TCPR)
-        if tcpr is not None:
-            span = max(1, int_attr(tcpr.find(_W + "gridSpan"), default=1) or 1)
-            vm = tcpr.find(_W + "vMerge")
-            if vm is not None:
-                vmerge = "restart" if vm.get(W_VAL) == "restart" else "continue"
-        out.append((tc, col, span, vmerge))
-        col += span
-    return out
-
-
 def _spacing_json(el) -> dict:
     out: dict[str, Any] = {}
     for attr, key in (("before", "spaceBefore"), ("after", "spaceAfter"), ("line", "lineSpacing")):
@@ -771,4 +672,4 @@ def _preview_runs(doc, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[d
     return [{"text": "".join(parts), **fmt} for parts, fmt in runs]
 
 
-__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16", "list_membership"]
+__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16"]
