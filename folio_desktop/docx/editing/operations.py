@@ -31,7 +31,7 @@ from .skips import issue_for
 from .validate import validate_elements
 
 if TYPE_CHECKING:
-    from ..reading.snapshot import Block, Snapshot
+    from ..reading.blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 

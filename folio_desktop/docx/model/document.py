@@ -107,7 +107,7 @@ class Document:
         with collector_paused():
             self.ensure_para_ids(self.main_part, self.root)
         self._format_cache: dict = {}
-        self._snapshot = None  # the body's reading.snapshot.Snapshot, read on demand
+        self._snapshot = None  # the body's reading.blocks.Snapshot, read on demand
         self._stories: list[Story] | None = None
         self._story_snapshots: dict[str, tuple] = {}  # other stories, by key: (container, Snapshot)
         self._note_maps: dict[tuple[str, str], tuple[etree._Element, dict]] = {}
@@ -226,7 +226,7 @@ class Document:
     # -- snapshots ------------------------------------------------------------------------------
 
     def snapshot(self):
-        """The body's blocks (a reading.snapshot.Snapshot), read once and kept until an edit."""
+        """The body's blocks (a reading.blocks.Snapshot), read once and kept until an edit."""
         if self._snapshot is None:
             with collector_paused():
                 self._snapshot = self._build_snapshot(self, self.body, self.positional_ids)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from ..model.document import Document, Story
-    from .snapshot import Block, Snapshot
+    from .blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"

@@ -17,7 +17,7 @@ from .paragraph_props import PPR_ORDER, ensure_ppr, property_elements
 
 if TYPE_CHECKING:
     from ...model.document import Document
-    from ...reading.snapshot import Block, Snapshot
+    from ...reading.blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TC, T_BODY = _W + "p", _W + "tbl", _W + "tc", _W + "body"
