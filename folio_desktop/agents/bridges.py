@@ -14,7 +14,8 @@ from typing import Any
 
 from ..docx import DocxReviewer
 from ..docx.editing.contract import parse_batch
-from ..docx.editing.operations import OperationIdConflictError, receipt_for
+from ..docx.editing.operation_effects import receipt_for
+from ..docx.editing.operations import OperationIdConflictError
 
 _DECIMAL = re.compile(r"^\d+$")
 MAX_SAFE_INTEGER = 2**53 - 1

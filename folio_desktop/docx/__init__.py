@@ -8,7 +8,7 @@ from .errors import (
     NotADocxError,
     SaveConflictError,
 )
-from .reading.snapshot import Block, Snapshot
+from .reading.blocks import Block, Snapshot
 from .reviewer import DocxReviewer
 
 __all__ = [

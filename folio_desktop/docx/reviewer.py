@@ -12,12 +12,13 @@ from .errors import CorruptDocxError, DocxError, SaveConflictError
 from .model.document import Document, Story
 from .package.opc import Package, read_document_file, write_document_file
 from .reading import views
+from .reading.blocks import Snapshot
 from .reading.changes import Change, census
 from .reading.comments import Comment, read_comments, threads
 from .reading.concealed import ConcealedReport, concealed_text
 from .reading.outline import OutlineEntry, SectionResolution, outline, resolve_section
 from .reading.search import SearchResult, find_in_blocks, find_in_story
-from .reading.snapshot import Snapshot
+from .reading.snapshot import build_snapshot, patched
 
 
 class DocxReviewer:
@@ -40,7 +41,7 @@ class DocxReviewer:
             raise TypeError("DocxReviewer.from_bytes expects bytes")
         data = bytes(data)
         try:
-            document = Document(Package(data))
+            document = Document(Package(data), build_snapshot, patched)
             document.snapshot()  # read the body now so a broken document fails here, not later
         except DocxError:
             raise

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QRectF
 
-from ..docx.model.formatting import hex_color
+from ..docx.model.properties import hex_color
 from ..docx.package.ooxml import W_NS
 
 _W = "{" + W_NS + "}"
@@ -82,7 +82,7 @@ def _hex_byte(raw: str | None) -> int | None:
 
 @lru_cache(maxsize=4096)
 def make_border(attrs: tuple, theme) -> Border | None:
-    """A Border from formatting.border_attrs (val, sz, space, color, themeColor, themeTint,
+    """A Border from properties.border_attrs (val, sz, space, color, themeColor, themeTint,
     themeShade); None for none / nil. "auto" is black, as Word draws it on a white page."""
     val, sz, space, color, theme_color, tint, shade = attrs
     if val in ("none", "nil"):
@@ -302,8 +302,8 @@ class TableBorders:
     """The borders of one table, resolved cell by cell and edge by edge before its rows are placed."""
 
     def __init__(self, formatter, tbl, rows: list, grid: list[float]):
-        from ..docx.model.formatting import parse_borders
-        from ..docx.reading.snapshot import row_cells
+        from ..docx.model.properties import parse_borders
+        from ..docx.model.tables import row_cells
 
         theme = formatter.theme
         self._last: tuple | None = None

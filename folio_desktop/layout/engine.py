@@ -701,7 +701,7 @@ class Paginator:
     # -- tables ----------------------------------------------------------------------------------------------
 
     def _place_table(self, tbl):
-        from ..docx.reading.snapshot import row_cells, table_rows
+        from ..docx.model.tables import row_cells, table_rows
 
         if self.view in ACCEPTED_VIEWS and table_deleted(tbl):
             # every row pending deletion: accept-all removes the table (and a deleted mark before it
@@ -836,7 +836,7 @@ class Paginator:
             self._repeat_headers(header_rows, row, indent, borders)
 
     def _measure_row(self, tr, r_index, row_count, grid, style) -> dict:
-        from ..docx.reading.snapshot import row_cells
+        from ..docx.model.tables import row_cells
 
         cells = []
         height = 0.0
@@ -921,7 +921,7 @@ class Paginator:
 
     def _measure_nested(self, tbl, width: float) -> _NestedTable:
         """A table inside a cell: its rows side by side within the cell's width, as one block."""
-        from ..docx.reading.snapshot import table_rows
+        from ..docx.model.tables import table_rows
 
         tblpr = tbl.find(_W + "tblPr")
         style_el = tblpr.find(_W + "tblStyle") if tblpr is not None else None
@@ -930,7 +930,7 @@ class Paginator:
         rows = [tr for tr in table_rows(tbl) if tr.find(_W + "trPr") is None
                 or not self._row_left_out(tr.find(_W + "trPr"))]
         if not grid or sum(grid) <= 0:
-            from ..docx.reading.snapshot import row_cells
+            from ..docx.model.tables import row_cells
 
             cols = max((sum(c[2] for c in row_cells(r)) for r in rows), default=1)
             grid = [width / max(cols, 1)] * max(cols, 1)

@@ -158,4 +158,31 @@ def test_no_import_cycles():
 def test_the_cycle_finder_finds_a_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
-    assert len(_module_graph()) > 100 and "folio_desktop.docx.reading.snapshot" in _module_graph()["folio_desktop.docx.model.document"]
+    assert len(_module_graph()) > 100 and "folio_desktop.docx.reading.snapshot" in _module_graph()["folio_desktop.docx.reviewer"]
+
+
+# docx/'s sub-layers, lowest first: each imports only those before it (and errors.py, beside them all);
+# reviewer.py and the other modules at the top of docx/ sit above every sub-layer
+DOCX_SUBLAYERS = ("package", "model", "reading", "editing")
+
+
+def _docx_rank(module: str) -> int | None:
+    """Where a folio_desktop.docx module sits in DOCX_SUBLAYERS (len(DOCX_SUBLAYERS): the top of docx/);
+    None for errors.py and for modules outside docx/."""
+    parts = module.split(".")
+    if parts[:2] != ["folio_desktop", "docx"] or parts[2:3] == ["errors"]:
+        return None
+    if len(parts) > 2 and parts[2] in DOCX_SUBLAYERS:
+        return DOCX_SUBLAYERS.index(parts[2])
+    return len(DOCX_SUBLAYERS)
+
+
+def test_docx_sublayers_import_only_downwards():
+    bad = []
+    for rank, layer in enumerate(DOCX_SUBLAYERS):
+        for path in sorted((PACKAGE / "docx" / layer).rglob("*.py")):
+            for name in _imports(path):
+                target = _docx_rank(name)
+                if target is not None and target > rank:
+                    bad.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert not bad

@@ -32,8 +32,8 @@ from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing.ops.context import is_last_paragraph
+from folio_desktop.docx.editing.ops.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_ORDER
 from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS, Stamp, max_revision_id, now_iso
-from folio_desktop.docx.model.paragraph_props import NUMBERING_CT, NUMBERING_RT, PPR_ORDER
 from folio_desktop.docx.model.textkit import deterministic_para_id, index_to_utf16, text_hash
 from folio_desktop.docx.package.ooxml import R_NS, W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR, W_VAL
 

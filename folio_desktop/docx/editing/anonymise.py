@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..model.document import Document
 from ..package.ooxml import W15_NS, W_NS
 from ..package.opc import Package
+from ..reading.snapshot import build_snapshot, patched
 
 NEUTRAL_AUTHOR = "Author"
 _AUTHOR = f"{{{W_NS}}}author"
@@ -26,7 +27,7 @@ _PEOPLE_SUFFIX = "/people"
 def anonymise_authors(data: bytes, name: str = NEUTRAL_AUTHOR) -> tuple[bytes, int]:
     """(package bytes with every change and comment author named `name`, how many names were
     replaced). Raises DocxError for a package that cannot be read."""
-    doc = Document(Package(data))
+    doc = Document(Package(data), build_snapshot, patched)
     package = doc.package
     replaced = 0
     parts = [doc.main_part] + [s.part for s in doc.stories() if s.part != doc.main_part]

@@ -3,15 +3,15 @@ tracked changes (or directly), and report what happened (spec §3.5-3.10).
 
 Every operation is resolved and checked before anything is written. Operations are then applied
 from the end of the document backwards, so the offsets of those still waiting stay valid. A batch
-is one undo step; atomic batches and dry runs write nothing unless everything applies.
+is one undo step; atomic batches and dry runs write nothing unless everything applies. The checks
+that resolve an operation's target are in operation_targets.py; what an applied operation touched
+and its receipt, in operation_effects.py.
 """
 
 from __future__ import annotations
 
-import copy
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -19,19 +19,36 @@ from lxml import etree
 from ..model import graphemes
 from ..model.document import Document
 from ..model.textkit import index_to_utf16, text_hash, utf16_to_index
-from ..package.ooxml import W_NS, W_PPR, W_RPR, on_off
-from ..reading.concealed import hidden_spans
+from ..package.ooxml import W_NS, W_PPR, on_off
 from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
+from .operation_effects import (
+    _checkpoint_elements,
+    _LocalCheckpoint,
+    _receipt_position,
+    _text_only,
+    _touched,
+    receipt_for,
+)
+from .operation_targets import (
+    _find_once,
+    _keep_markers,
+    _live_block,
+    _pending_deletion,
+    _Planned,
+    _range_indices,
+    _refuse_hidden_text,
+    _splits,
+)
 from .ops import blocks as op_blocks
 from .ops import tables as op_tables
 from .ops import text as op_text
-from .ops.context import OpContext, RecordingStamp, note_texts
+from .ops.context import OpContext, RecordingStamp
 from .paragraph_edit import EditError, Stamp, max_revision_id, now_iso
 from .skips import issue_for
 from .validate import validate_elements
 
 if TYPE_CHECKING:
-    from ..reading.snapshot import Block, Snapshot
+    from ..reading.blocks import Snapshot
 
 _W = "{" + W_NS + "}"
 
@@ -69,17 +86,6 @@ TABLE_OPS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTab
 
 class OperationIdConflictError(ValueError):
     """An operation id that this document already applied with other content."""
-
-
-@dataclass
-class _Planned:
-    index: int
-    op: dict
-    block: Block | None
-    resolved: dict = field(default_factory=dict)
-    order: tuple = ()
-    move: str | None = None
-    move_name: str | None = None
 
 
 @dataclass
@@ -361,7 +367,7 @@ class OperationEngine:
             if key in op:
                 refs.update({k: v for k, v in op[key].items() if k in ("styleId", "numbering")})
         if refs:
-            from ..model.paragraph_props import check_references
+            from .ops.paragraph_props import check_references
 
             check_references(self.doc, refs)
         anchor_index = current.anchors[block.id].index
@@ -489,261 +495,6 @@ def _move_tags(move: str | None) -> dict[str, str] | None:
 
 def _fingerprint(op: dict) -> str:
     return json.dumps({k: v for k, v in op.items() if k != "precondition"}, sort_keys=True, ensure_ascii=False)
-
-
-def _receipt_position(receipts: list[dict], index: int) -> int:
-    for pos, receipt in enumerate(receipts):
-        if receipt["operationIndex"] == index:
-            return pos
-    raise KeyError(index)
-
-
-def _live_block(block_id: str, current: Snapshot, built_against: Snapshot | None) -> Block:
-    if block_id.startswith("opaque-"):
-        opaque = next((b for b in current.blocks if b.id == block_id and b.kind == "diagnostic"), None)
-        if opaque is not None:  # found, but not a place to edit: saying "not found" would send the model round
-            carrier = (opaque.diagnostic or {}).get("carrier", "content")
-            raise EditError("unsupportedBlock", f'block "{block_id}" is {carrier} the editor cannot read or change; '
-                                                "edit the blocks around it instead")
-    if built_against is None or built_against is current:
-        block = current.block(block_id)
-        if block is None:
-            raise EditError("missingBlock", f'block "{block_id}" was not found')
-        return block
-    old = built_against.block(block_id)
-    if old is None:
-        raise EditError("missingBlock", f'block "{block_id}" was not found')
-    if block_id.startswith(("seq-", "blank-")):
-        same = [b for b in built_against.blocks if b.kind != "diagnostic" and b.text_hash == old.text_hash]
-        ordinal = same.index(old)
-        live = [b for b in current.blocks if b.kind != "diagnostic" and b.text_hash == old.text_hash]
-        if ordinal >= len(live):
-            raise EditError("changedBlock")
-        return live[ordinal]
-    block = current.block(block_id)
-    if block is None:
-        raise EditError("missingBlock", f'block "{block_id}" was not found')
-    if block.text_hash != old.text_hash:
-        raise EditError("changedBlock")
-    return block
-
-
-def _pending_deletion(block: Block) -> bool:
-    p = block.element
-    if p is None:
-        return False
-    mark = p.find(f"{W_PPR}/{W_RPR}")
-    if mark is not None and (mark.find(_W + "del") is not None or mark.find(_W + "moveFrom") is not None) \
-            and not block.text.strip():
-        return True
-    tr = p.getparent()
-    while tr is not None and tr.tag != _W + "tr":
-        if tr.tag == _W + "tc":
-            tcpr = tr.find(_W + "tcPr")
-            if tcpr is not None and tcpr.find(_W + "cellDel") is not None:
-                return True
-        tr = tr.getparent()
-    if tr is not None:
-        trpr = tr.find(_W + "trPr")
-        if trpr is not None and trpr.find(_W + "del") is not None:
-            return True
-    return False
-
-
-def _splits(text: str, offset16: int) -> EditError:
-    for i, ch in enumerate(text):
-        start16 = index_to_utf16(text, i)
-        if start16 < offset16 < start16 + (2 if ord(ch) > 0xFFFF else 1):
-            cluster = graphemes.cluster_around(text, i + 1) or (i, i + 1)
-            if not cluster[0] <= i < cluster[1]:
-                cluster = (i, i + 1)
-            return EditError("splitsCharacter", graphemes.splits_message(text, offset16, *cluster))
-    return EditError("staleRange", f"offset {offset16} is outside the block")
-
-
-def _range_indices(text: str, rng: dict, check_clusters: bool) -> tuple[int, int]:
-    total = index_to_utf16(text, len(text))
-    start16, end16 = rng["startOffset"], rng["endOffset"]
-    if end16 > total:
-        raise EditError("staleRange", f"the range ends at {end16}, past the block's {total} characters")
-    a, b = utf16_to_index(text, start16), utf16_to_index(text, end16)
-    if a is None:
-        raise _splits(text, start16)
-    if b is None:
-        raise _splits(text, end16)
-    if check_clusters:
-        for index, off in ((a, start16), (b, end16)):
-            cluster = graphemes.cluster_around(text, index)
-            if cluster:
-                raise EditError("splitsCharacter", graphemes.splits_message(text, off, *cluster))
-    return a, b
-
-
-def _refuse_hidden_text(doc: Document, block: Block, t: str, resolved: dict) -> None:
-    """Hidden text is never shown to the model, so an edit that rewrites or deletes a whole paragraph
-    holding some, or replaces a stretch with some inside, would leave text nobody reviewed live in
-    the document: refuse it (issue 12). Text merely beside the replaced stretch is untouched."""
-    p = block.element
-    if p is None:
-        return
-    # over every paragraph the block reads (those joined to it by deleted marks first)
-    spans = [(offset + block.start_of(q), n) for q in block.paragraphs
-             for offset, n in hidden_spans(q, doc.hidden_character_styles, note_texts(block))]
-    if not spans:
-        return
-    reveal = "or ask the lawyer to reveal the hidden text (Word: Home > Show/Hide) first"
-    if t in ("replaceBlock", "deleteBlock"):
-        n = sum(count for _offset, count in spans)
-        verb = "replacing" if t == "replaceBlock" else "deleting"
-        raise EditError("hiddenText", f"this paragraph holds {_characters(n)} of hidden text the model cannot "
-                                      f"see, so {verb} the whole paragraph would leave that text live and "
-                                      f"unreviewed; edit the visible words with replaceInBlock or replaceRange "
-                                      f"instead, {reveal}")
-    a, b = resolved["start"], resolved["end"]
-    n = sum(count for offset, count in spans if a < offset < b)
-    if n:
-        raise EditError("hiddenText", f"the replaced text has {_characters(n)} of hidden text inside it that the "
-                                      f"model cannot see, so replacing it would leave that text live and "
-                                      f"unreviewed; replace the visible words on each side of it separately, "
-                                      f"{reveal}")
-
-
-def _characters(n: int) -> str:
-    return f"{n:,} character{'' if n == 1 else 's'}"
-
-
-_MARKER = re.compile(r"\[\^e?\d+\]")
-
-
-def _keep_markers(old: str, new: str) -> None:
-    """Footnote and endnote markers are references, not text: an edit keeps them all, in order,
-    and never invents one."""
-    if _MARKER.findall(old) != _MARKER.findall(new):
-        raise EditError("protectedReference", "keep each [^n] marker of the original text in the new text, in "
-                                              "order, and add none")
-
-
-def _find_once(text: str, needle: str) -> tuple[int, int]:
-    if not needle:
-        raise EditError("emptyOperation", "`find` is empty")
-    first = text.find(needle)
-    if first < 0:
-        raise EditError("missingFind", f'"{needle[:80]}" does not occur in the block')
-    if text.find(needle, first + 1) >= 0:
-        raise EditError("ambiguousFind", f'"{needle[:80]}" occurs more than once in the block')
-    return first, first + len(needle)
-
-
-def _text_only(plan: _Planned, ctx: OpContext) -> bool:
-    """Did the operation change only the runs of its own paragraph (no new paragraph, comment,
-    style or paragraph mark)? Then the snapshot can read that paragraph again instead of the story."""
-    t = plan.op["type"]
-    if t == "replaceBlock" and ("styleId" in plan.op or plan.op.get("preserveFormatting") is False):
-        return False
-    return t in ("replaceRange", "replaceInBlock", "replaceBlock") and not ctx.created and ctx.comment_id is None \
-        and plan.block is not None and plan.block.element is not None
-
-
-def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
-    p = plan.block.element if plan.block is not None else None
-    if p is None:
-        return []
-    out = list(plan.block.paragraphs)  # with those a deleted mark joins to it (accepted.py)
-    if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
-        nxt = op_blocks.next_paragraph(p)
-        if nxt is not None:
-            out.append(nxt)
-    return out
-
-
-def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
-    out = list(ctx.created)
-    p = plan.block.element if plan.block is not None else None
-    if p is not None:
-        out.extend(q for q in plan.block.paragraphs if q.getparent() is not None)
-    survivor = ctx.resolved.get("survivor")
-    if survivor is not None:
-        out.append(survivor)
-    table = ctx.resolved.get("table")
-    if table is not None and table.getparent() is not None:
-        out.append(table)
-    return out
-
-
-class _LocalCheckpoint:
-    """Restores paragraphs in place (same element objects) when one operation fails halfway."""
-
-    def __init__(self, elements: list[etree._Element]):
-        self.saved = []
-        for el in elements:
-            parent = el.getparent()
-            self.saved.append((el, copy.deepcopy(el), parent, list(parent) if parent is not None else []))
-
-    def restore(self) -> None:
-        for el, snap, parent, before in self.saved:
-            if parent is None:
-                continue
-            known = {id(c) for c in before}
-            for child in list(parent):
-                if id(child) not in known:
-                    parent.remove(child)
-            for child in list(el):
-                el.remove(child)
-            el.attrib.clear()
-            el.attrib.update(snap.attrib)
-            for child in list(snap):
-                el.append(child)
-            if el.getparent() is not parent:
-                prev = None
-                for cand in before:
-                    if cand is el:
-                        break
-                    if cand.getparent() is parent:
-                        prev = cand
-                if prev is None:
-                    parent.insert(0, el)
-                else:
-                    prev.addnext(el)
-
-
-def receipt_for(i: int, op: dict, entry: dict) -> dict:
-    t = op["type"]
-    story = "main"
-    affected: list[dict] = []
-    if t in ("replaceInBlock", "replaceBlock", "setBlockParagraphProperties", "splitBlock", "mergeBlockWithNext"):
-        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "updated"})
-    elif t == "replaceRange":
-        affected.append({"type": "block", "story": story, "blockId": op["range"]["blockId"], "effect": "updated"})
-    elif t in ("deleteBlock", "deleteTable"):
-        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "deleted"})
-    elif t == "commentOnBlock":
-        affected.append({"type": "block", "story": story, "blockId": op["blockId"], "effect": "commented"})
-    elif t in ("commentOnRange", "formatRange"):
-        affected.append({"type": "textRange", "range": op["range"],
-                         "effect": "commented" if t == "commentOnRange" else "formatted"})
-    elif t in ("insertAfterBlock", "insertBeforeBlock"):
-        affected.append({"type": "insertion", "story": story, "anchorBlockId": op["blockId"],
-                         "position": "after" if t == "insertAfterBlock" else "before", "content": "block"})
-    elif t in ("insertSignatureTable", "insertTable", "insertTableRow", "insertTableColumn"):
-        content = {"insertSignatureTable": "signatureTable", "insertTable": "table", "insertTableRow": "tableRow",
-                   "insertTableColumn": "tableColumn"}[t]
-        affected.append({"type": "insertion", "story": story, "anchorBlockId": op["blockId"],
-                         "position": op.get("position", "after"), "content": content})
-    elif t in ("deleteTableRow", "deleteTableColumn"):
-        affected.append({"type": "tableRow" if t == "deleteTableRow" else "tableColumn", "story": story,
-                         "anchorBlockId": op["blockId"], "effect": "deleted"})
-    elif t == "mergeTableCells":
-        target = {"type": "tableCells", "story": story, "anchorBlockId": op["blockId"], "effect": "merged"}
-        if "endBlockId" in op:
-            target["endAnchorBlockId"] = op["endBlockId"]
-        else:
-            target["rowCount"] = op["rowCount"]
-        affected.append(target)
-    elif t == "splitTableCell":
-        affected.append({"type": "tableCell", "story": story, "anchorBlockId": op["blockId"], "effect": "split"})
-    if entry.get("commentId") is not None:
-        affected.append({"type": "comment", "commentId": entry["commentId"]})
-    return {"operationId": op["id"], "operationIndex": i, "affected": affected}
 
 
 __all__ = ["OperationEngine", "OperationIdConflictError", "on_off"]

@@ -3,7 +3,8 @@
 The view maps every visible character of a paragraph's accepted-view text (what the model reads)
 to the run and the element (w:t, w:tab, w:br, a note reference) that carries it. Edits first make
 run boundaries at the offsets they need, then wrap, remove or insert whole runs, so the formatting of
-untouched text never changes.
+untouched text never changes. A JoinedView reads paragraphs that deleted marks join (accepted.py)
+as one.
 """
 
 from __future__ import annotations
@@ -275,6 +276,32 @@ class ParagraphView:
 
     def utf16(self, index: int) -> int:
         return index_to_utf16(self.text, index)
+
+
+class JoinedView(ParagraphView):
+    """The accepted-view text of paragraphs joined by deleted marks, read as one paragraph: offsets
+    run over all of them in order, so an edit lands in whichever paragraph holds that text. `p` is
+    the last one (the surviving mark); text at the very start of an empty joined run goes there."""
+
+    def __init__(self, paragraphs, hidden_styles=frozenset(), note_texts: list[str] | None = None):
+        self.paragraphs = list(paragraphs)
+        super().__init__(self.paragraphs[-1], hidden_styles, note_texts)
+
+    def refresh(self) -> None:
+        segs, parts, pos = [], [], 0
+        notes = self.note_texts
+        taken = 0
+        for p in self.paragraphs:
+            part = ParagraphView(p, self.hidden_styles, notes[taken:])
+            for seg in part.segs:
+                seg.start += pos
+                seg.end += pos
+                segs.append(seg)
+            taken += sum(1 for seg in part.segs if seg.kind == NOTE)
+            parts.append(part.text)
+            pos += len(part.text)
+        self.segs = segs
+        self.text = "".join(parts)
 
 
 def _own_insertion(run: etree._Element, p: etree._Element, author: str) -> etree._Element | None:

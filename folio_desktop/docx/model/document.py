@@ -22,20 +22,21 @@ from ..package.ooxml import (
     W_NS,
     W_P,
     W_RPR,
+    W_T,
     W_VAL,
+    ancestor,
     on_off,
     w,
 )
 from ..package.opc import Package
 from ..package.xmlns import declare_ignorable_namespace
-from ..reading import inline
-from ..reading.snapshot import Snapshot, build_snapshot, patched
 from .numbering import Numbering
-from .styles import Styles
+from .styles import HiddenStyles, Styles
 from .textkit import deterministic_para_id
 
 NOTE_SEPARATOR_TYPES = ("separator", "continuationSeparator", "continuationNotice")
 _FORMAT_TOGGLES = (("b", "bold"), ("i", "italic"), ("strike", "strike"))
+_W_DELTEXT = w("delText")
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,13 @@ class Story:
 
 
 class Document:
-    def __init__(self, package: Package):
+    def __init__(self, package: Package, build_snapshot, patch_snapshot):
+        """build_snapshot(doc, container, positional_ids) reads a story's blocks and
+        patch_snapshot(doc, snapshot, paragraphs) reads edited paragraphs again (reading.snapshot's
+        build_snapshot and patched): the reading layer sits above the model, so its reader is passed in."""
         self.package = package
+        self._build_snapshot = build_snapshot
+        self._patch_snapshot = patch_snapshot
         self.main_part = package.main_document_part()
         # past the content limits a document is refused before any of its paragraphs is read
         count_text = package.text_to_count.get(self.main_part)
@@ -87,7 +93,7 @@ class Document:
         self.styles = Styles(self._related_xml("styles"))
         self.numbering = Numbering(self._related_xml("numbering"), self.styles)
         styles = self.styles
-        self.hidden_character_styles = inline.HiddenStyles(
+        self.hidden_character_styles = HiddenStyles(
             (sid for sid, st in styles.by_id.items()
              if st.type == "character" and styles.run_flag(sid, "vanish") is True),
             (sid for sid, st in styles.by_id.items()
@@ -101,9 +107,9 @@ class Document:
         with collector_paused():
             self.ensure_para_ids(self.main_part, self.root)
         self._format_cache: dict = {}
-        self._snapshot: Snapshot | None = None
+        self._snapshot = None  # the body's reading.blocks.Snapshot, read on demand
         self._stories: list[Story] | None = None
-        self._story_snapshots: dict[str, tuple[etree._Element, Snapshot]] = {}  # other stories, by key
+        self._story_snapshots: dict[str, tuple] = {}  # other stories, by key: (container, Snapshot)
         self._note_maps: dict[tuple[str, str], tuple[etree._Element, dict]] = {}
 
     # -- parts --------------------------------------------------------------------------------
@@ -140,7 +146,7 @@ class Document:
             if pid and pid not in claimed and not pid.startswith(("seq-", "blank-")):
                 claimed.add(pid)
                 continue
-            seed = f"{inline.full_text(p)}:{ordinal}"
+            seed = f"{full_text(p)}:{ordinal}"
             candidate = deterministic_para_id(seed)
             salt = 1
             while candidate in claimed or candidate in existing:
@@ -219,19 +225,21 @@ class Document:
 
     # -- snapshots ------------------------------------------------------------------------------
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self):
+        """The body's blocks (a reading.blocks.Snapshot), read once and kept until an edit."""
         if self._snapshot is None:
             with collector_paused():
-                self._snapshot = build_snapshot(self, self.body, self.positional_ids)
+                self._snapshot = self._build_snapshot(self, self.body, self.positional_ids)
         return self._snapshot
 
-    def snapshot_story(self, story: Story) -> Snapshot:
+    def snapshot_story(self, story: Story):
         if story.type == "main":
             return self.snapshot()
         container = self.story_container(story)
         cached = self._story_snapshots.get(story.key)
         if cached is None or cached[0] is not container:
-            cached = self._story_snapshots[story.key] = (container, build_snapshot(self, container, self.positional_ids))
+            cached = self._story_snapshots[story.key] = (container, self._build_snapshot(self, container,
+                                                                                 self.positional_ids))
         return cached[1]
 
     def invalidate(self, edited=None) -> None:
@@ -239,7 +247,7 @@ class Document:
         edit changed only the runs of; their blocks are read again and the rest of the snapshot
         kept, when that is safe (snapshot.patched)."""
         snap = self._snapshot
-        self._snapshot = patched(self, snap, edited) if edited and snap is not None else None
+        self._snapshot = self._patch_snapshot(self, snap, edited) if edited and snap is not None else None
         if self._snapshot is None:
             # an edit of the body's text alone leaves the headers, footers and notes as they were
             self._story_snapshots = {}
@@ -336,6 +344,11 @@ class Document:
                     if u is not None:
                         return u.get(W_VAL, "single") != "none"
         return False
+
+
+def full_text(p: etree._Element) -> str:
+    """All text of a paragraph including tracked-deleted text (the paraId seed, spec §5.2)."""
+    return "".join(el.text or "" for el in p.iter(W_T, _W_DELTEXT) if ancestor(el, W_P) is p)
 
 
 @contextmanager

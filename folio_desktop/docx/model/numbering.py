@@ -3,6 +3,8 @@
 Labels are counted from the document as it stands, paragraph by paragraph in reading order, the
 way Word does: counters belong to the abstract list, so list instances (w:num) that share an
 abstract definition continue each other unless an instance restarts a level with startOverride.
+A paragraph's list membership (its own w:numPr over its style's) is read here too, for the
+snapshot and the formatter alike.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ..package.ooxml import MC_ALTERNATE, MC_FALLBACK, W_RPR, W_VAL, int_attr, on_off, w
+from ..package.ooxml import MC_ALTERNATE, MC_FALLBACK, W_NS, W_RPR, W_VAL, int_attr, on_off, w
 from .styles import Styles
 
 MAX_LEVELS = 9
+_W = "{" + W_NS + "}"
 
 
 @dataclass
@@ -408,3 +411,82 @@ class LabelCounter:
             out.append(ch)
             i += 1
         return "".join(out).strip()
+
+
+def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
+                    numpr: etree._Element | None) -> tuple[dict, str | None, int | None]:
+    """A paragraph's list membership: (stated numbering as spec §5.7 reports it, effective numId,
+    effective ilvl). The stated tier (the paragraph's own w:numPr) wins over the style tier (the
+    numbering its paragraph style, or the default paragraph style, supplies through basedOn).
+    numId is None when the paragraph is not in a list; the level may still be None."""
+    num_id = ilvl = None
+    if numpr is not None:
+        nid = numpr.find(_W + "numId")
+        num_id = nid.get(W_VAL) if nid is not None else None
+        ilvl = int_attr(numpr.find(_W + "ilvl"))
+    if numpr is None:
+        stated: dict = {"kind": "inherit"}
+    elif num_id is not None:
+        if num_id == "0":
+            stated = {"kind": "none"}
+        else:
+            stated = {"kind": "reference", "numId": _num(num_id)}
+            if ilvl is not None:
+                stated["ilvl"] = ilvl
+    elif ilvl is not None:
+        stated = {"kind": "levelOnly", "ilvl": ilvl}
+    else:
+        stated = {"kind": "inherit"}
+
+    # effective membership: stated tier over the style tier
+    effective_style = style_id or styles.default_paragraph_style
+    s_num, s_ilvl = styles.numbering(effective_style)
+    if s_num is not None and s_num != "0" and s_ilvl is None:
+        s_ilvl = numbering.level_for_style(s_num, effective_style)
+    kind = stated["kind"]
+    if kind == "none":
+        eff_num, eff_lvl = None, None
+    elif kind == "reference":
+        eff_num = num_id
+        eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
+    elif kind == "levelOnly":
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = ilvl
+    else:
+        eff_num = s_num if s_num not in (None, "0") else None
+        eff_lvl = s_ilvl if s_ilvl is not None else 0
+    return stated, eff_num, eff_lvl
+
+
+def _num(value: str):
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+def _index_levels(root: etree._Element | None) -> tuple[dict, dict]:
+    """(abstractNumId, ilvl) -> w:lvl and (numId, ilvl) -> override w:lvl, chosen as numbering.py
+    chooses them (first abstractNum/num of an id wins; within one, the first lvl of a level)."""
+    abstract: dict[tuple[str, int], etree._Element] = {}
+    overrides: dict[tuple[str, int], etree._Element] = {}
+    if root is None:
+        return abstract, overrides
+    seen: set[str] = set()
+    for el in root.iterchildren(_W + "abstractNum"):
+        aid = el.get(_W + "abstractNumId")
+        if aid is None or aid in seen:
+            continue
+        seen.add(aid)
+        for lvl in el.iterchildren(_W + "lvl"):
+            ilvl = int_attr(lvl, _W + "ilvl", 0) or 0
+            if 0 <= ilvl < 9:
+                abstract.setdefault((aid, ilvl), lvl)
+    seen.clear()
+    for el in root.iterchildren(_W + "num"):
+        nid = el.get(_W + "numId")
+        if nid is None or nid in seen:
+            continue
+        seen.add(nid)
+        for ov in el.iterchildren(_W + "lvlOverride"):
+            lvl = ov.find(_W + "lvl")
+            if lvl is not None:
+                overrides[(nid, int_attr(ov, _W + "ilvl", 0) or 0)] = lvl
+    return abstract, overrides

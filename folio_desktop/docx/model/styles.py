@@ -1,4 +1,5 @@
-"""Paragraph and character styles: basedOn chains, heading levels, style numbering (spec §5.3, §5.6)."""
+"""Paragraph and character styles: basedOn chains, heading levels, style numbering (spec §5.3, §5.6),
+and the styles that hide text (HiddenStyles)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ..package.ooxml import W_PPR, W_RPR, W_VAL, int_attr, on_off, w
+from ..package.ooxml import W_PPR, W_RPR, W_VAL, first_child, int_attr, on_off, w
 
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 _MAX_CHAIN = 32  # basedOn chains are short; a cycle or a monster chain stops here
+_W_PSTYLE = w("pStyle")
 
 
 @dataclass
@@ -148,3 +150,44 @@ class Styles:
 def on_off_default(el: etree._Element) -> bool:
     val = el.get(w("default"))
     return val is not None and val.lower() in ("1", "true", "on")
+
+
+class HiddenStyles(frozenset):
+    """The character styles whose text is hidden (w:vanish), plus what hides a paragraph's runs
+    when nothing closer says otherwise: a paragraph style (through basedOn) or the document defaults.
+    Word hides such text; so do the accepted view, the model's reads and the pages."""
+
+    runs_hidden = False  # (a class attribute: run_is_hidden reads it for every run)
+
+    def __new__(cls, characters=(), paragraphs=(), default_style: str | None = None, by_default: bool = False):
+        self = super().__new__(cls, characters)
+        self.paragraphs = frozenset(paragraphs)
+        self.default_style = default_style
+        self.by_default = by_default
+        self._hiding = _RunsHidden(self)
+        return self
+
+    def for_paragraph(self, p: etree._Element):
+        """What to hide in paragraph p: these styles, and its runs by default when its style hides them."""
+        if not self.paragraphs and not self.by_default:
+            return self
+        ppr = first_child(p, W_PPR)
+        ps = first_child(ppr, _W_PSTYLE) if ppr is not None else None
+        sid = ps.get(W_VAL) if ps is not None else self.default_style
+        hidden = sid in self.paragraphs if sid else self.by_default
+        return self._hiding if hidden else self
+
+
+class _RunsHidden:
+    """HiddenStyles for a paragraph whose style hides its runs: a run shows only if it says so."""
+
+    runs_hidden = True
+
+    def __init__(self, styles: HiddenStyles):
+        self._styles = styles
+
+    def __contains__(self, style_id) -> bool:
+        return style_id in self._styles
+
+    def __bool__(self) -> bool:
+        return True

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ..editing.paragraph_edit import ParagraphView
 from ..package.ooxml import W_NS, first_child
-from .inline import NOTE
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TRPR, T_DEL = _W + "p", _W + "tbl", _W + "tr", _W + "trPr", _W + "del"
@@ -75,31 +73,4 @@ def joins_into(p: etree._Element) -> etree._Element | None:
     return nxt if nxt is not None and nxt.tag == T_P else None
 
 
-class JoinedView(ParagraphView):
-    """The accepted-view text of paragraphs joined by deleted marks, read as one paragraph: offsets
-    run over all of them in order, so an edit lands in whichever paragraph holds that text. `p` is
-    the last one (the surviving mark); text at the very start of an empty joined run goes there."""
-
-    def __init__(self, paragraphs, hidden_styles=frozenset(), note_texts: list[str] | None = None):
-        self.paragraphs = list(paragraphs)
-        super().__init__(self.paragraphs[-1], hidden_styles, note_texts)
-
-    def refresh(self) -> None:
-        segs, parts, pos = [], [], 0
-        notes = self.note_texts
-        taken = 0
-        for p in self.paragraphs:
-            part = ParagraphView(p, self.hidden_styles, notes[taken:])
-            for seg in part.segs:
-                seg.start += pos
-                seg.end += pos
-                segs.append(seg)
-            taken += sum(1 for seg in part.segs if seg.kind == NOTE)
-            parts.append(part.text)
-            pos += len(part.text)
-        self.segs = segs
-        self.text = "".join(parts)
-
-
-__all__ = ["BETWEEN", "JoinedView", "deleting_mark", "following_block", "joins_into", "mark_deleted",
-           "table_deleted"]
+__all__ = ["BETWEEN", "deleting_mark", "following_block", "joins_into", "mark_deleted", "table_deleted"]

@@ -20,7 +20,7 @@ from .moves import Move, find_moves
 
 if TYPE_CHECKING:
     from ..model.document import Document, Story
-    from .snapshot import Snapshot
+    from .blocks import Snapshot
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_DELTEXT, T_TAB = _W + "p", _W + "r", _W + "t", _W + "delText", _W + "tab"

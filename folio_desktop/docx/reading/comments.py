@@ -9,7 +9,7 @@ from ..package.ooxml import W14_PARA_ID, W15_NS, W_NS, w
 
 if TYPE_CHECKING:
     from ..model.document import Document
-    from .snapshot import Snapshot
+    from .blocks import Snapshot
 
 # Word 2013 previews wrote commentsExtended in a namespace of their own; both are read.
 W15_NAMESPACES = (W15_NS, "http://schemas.microsoft.com/office/word/2010/11/wordml")

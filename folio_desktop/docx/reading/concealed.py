@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..model.formatting import Formatter, _shading, hex_color
+from ..model.formatting import Formatter
+from ..model.properties import _shading, hex_color
 from ..package.ooxml import MC_FALLBACK, W_NS, W_VAL, on_off
 from . import inline
 from .inline import BREAK, NOTE, TAB, TEXT, StoryState
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from ..model.document import Document, Story
-    from .snapshot import Block, Snapshot
+    from .blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, ancestor, first_child, on_off
+from ..model.styles import HiddenStyles
+from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, first_child, on_off
 
 # piece kinds (OBJECT: a drawing; it has no text in any view, only a size for the layout)
 TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END, OBJECT = range(8)
@@ -25,7 +26,6 @@ WP_NS = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 
 _W = "{" + W_NS + "}"
 T_R = _W + "r"
-P_TAG = _W + "p"
 T_T = _W + "t"
 T_DELTEXT = _W + "delText"
 T_TAB = _W + "tab"
@@ -95,47 +95,6 @@ class Piece:
     hidden: bool = False
     extra: str | None = None  # comment id, break clear value, or note type
     node: etree._Element | None = None  # the w:t / w:tab / w:br / note reference element itself
-
-
-class HiddenStyles(frozenset):
-    """The character styles whose text is hidden (w:vanish), plus what hides a paragraph's runs
-    when nothing closer says otherwise: a paragraph style (through basedOn) or the document defaults.
-    Word hides such text; so do the accepted view, the model's reads and the pages."""
-
-    runs_hidden = False  # (a class attribute: run_is_hidden reads it for every run)
-
-    def __new__(cls, characters=(), paragraphs=(), default_style: str | None = None, by_default: bool = False):
-        self = super().__new__(cls, characters)
-        self.paragraphs = frozenset(paragraphs)
-        self.default_style = default_style
-        self.by_default = by_default
-        self._hiding = _RunsHidden(self)
-        return self
-
-    def for_paragraph(self, p: etree._Element):
-        """What to hide in paragraph p: these styles, and its runs by default when its style hides them."""
-        if not self.paragraphs and not self.by_default:
-            return self
-        ppr = first_child(p, T_PPR)
-        ps = first_child(ppr, T_PSTYLE) if ppr is not None else None
-        sid = ps.get(W_VAL) if ps is not None else self.default_style
-        hidden = sid in self.paragraphs if sid else self.by_default
-        return self._hiding if hidden else self
-
-
-class _RunsHidden:
-    """HiddenStyles for a paragraph whose style hides its runs: a run shows only if it says so."""
-
-    runs_hidden = True
-
-    def __init__(self, styles: HiddenStyles):
-        self._styles = styles
-
-    def __contains__(self, style_id) -> bool:
-        return style_id in self._styles
-
-    def __bool__(self) -> bool:
-        return True
 
 
 def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
@@ -301,8 +260,3 @@ def text_boxes(p: etree._Element) -> list[etree._Element]:
         if not nested:
             visit(run)
     return found
-
-
-def full_text(p: etree._Element) -> str:
-    """All text of a paragraph including tracked-deleted text (the paraId seed, spec §5.2)."""
-    return "".join(el.text or "" for el in p.iter(T_T, T_DELTEXT) if ancestor(el, P_TAG) is p)

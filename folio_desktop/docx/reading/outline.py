@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..model.textkit import HASH_PATTERN, normalize
-from .snapshot import Block, Snapshot
+from .blocks import Block, Snapshot
 
 TITLE_CHARS = 72  # a heading longer than this is a clause styled as a heading: show its start
 PREVIEW_CHARS = 60  # ... about this much of it

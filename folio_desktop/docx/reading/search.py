@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..model.textkit import block_text_hash, index_to_utf16, text_hash, utf16_len, utf16_to_index
-from .snapshot import Block
+from .blocks import Block
 
 MAX_MATCHES = 200
 CONTEXT_UNITS = 40

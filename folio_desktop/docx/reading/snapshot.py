@@ -1,20 +1,21 @@
-"""The block model: one block per paragraph of a story, in reading order (spec §5).
+"""Reading a story into the block model: one block per paragraph, in reading order (spec §5).
 
 The walk descends into tables (nested too), content controls, customXml wrappers and text boxes,
 skips hidden table rows entirely (a prompt-injection guard), and turns content it cannot
-interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targeted.
+interpret (w:altChunk, stray rows) into diagnostic blocks that cannot be targeted. The records it
+builds (Block, Anchor, Snapshot...) are in blocks.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from lxml import etree
 
-from ..model.numbering import LabelCounter
-from ..model.textkit import index_to_utf16, normalize, text_hash
+from ..model.numbering import LabelCounter, _num, list_membership
+from ..model.tables import row_cells, table_rows
+from ..model.textkit import index_to_utf16
 from ..package.ooxml import (
     MC_ALTERNATE,
     MC_CHOICE,
@@ -28,11 +29,8 @@ from ..package.ooxml import (
 )
 from . import inline
 from .accepted import joins_into, mark_deleted
+from .blocks import Anchor, Block, CommentAnchor, Snapshot, TableLocation
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
-
-if TYPE_CHECKING:
-    from ..model.numbering import Numbering
-    from ..model.styles import Styles
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
@@ -41,216 +39,6 @@ T_CSTART, T_CEND = _W + "commentRangeStart", _W + "commentRangeEnd"
 T_INS, T_DEL, T_MOVE_FROM, T_MOVE_TO = _W + "ins", _W + "del", _W + "moveFrom", _W + "moveTo"
 RESERVED_PREFIXES = ("seq-", "blank-")
 MAX_DEPTH = 64  # nesting of tables/controls/text boxes deeper than this is not real content
-
-
-@dataclass
-class TableLocation:
-    outer_table_index: int
-    table_index: int
-    row_index: int
-    cell_index: int
-    grid_column_index: int
-    column_span: int
-    row_span: int
-    paragraph_index: int
-
-    def to_json(self) -> dict:
-        return {
-            "outerTableIndex": self.outer_table_index,
-            "tableIndex": self.table_index,
-            "rowIndex": self.row_index,
-            "cellIndex": self.cell_index,
-            "gridColumnIndex": self.grid_column_index,
-            "columnSpan": self.column_span,
-            "rowSpan": self.row_span,
-            "paragraphIndex": self.paragraph_index,
-        }
-
-
-@dataclass
-class Block:
-    id: str
-    kind: str  # paragraph | heading | listItem | diagnostic
-    text: str
-    element: etree._Element | None = field(default=None, repr=False, compare=False)
-    id_stability: str | None = None
-    heading_level: int | None = None
-    display_label: str | None = None
-    style_id: str | None = None
-    direct_outline_level: int | None = None
-    stated_numbering: dict | None = None
-    list_reference: dict | None = None
-    direct_alignment: str | None = None
-    direct_spacing: dict | None = None
-    direct_indentation: dict | None = None
-    _preview: object = field(default=None, repr=False, compare=False)
-    structural_boundaries: list[dict] | None = None
-    table: TableLocation | None = None
-    diagnostic: dict | None = None
-    comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
-    # what the story walk carried into and out of this paragraph (open fields, note counts, open
-    # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
-    walk: tuple | None = field(default=None, repr=False, compare=False)
-    # the paragraphs before `element` whose deleted marks join them to it in the accepted view
-    # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it
-    joined: tuple = field(default=(), repr=False, compare=False)
-    # where the text of each of `paragraphs` starts in `text` (code points), when joined
-    joined_starts: tuple = field(default=(), repr=False, compare=False)
-
-    def text_of(self, p) -> str:
-        """The part of this block's text that paragraph p holds (all of it unless the block joins paragraphs)."""
-        if not self.joined:
-            return self.text
-        i = self.paragraphs.index(p)
-        end = self.joined_starts[i + 1] if i + 1 < len(self.joined_starts) else len(self.text)
-        return self.text[self.joined_starts[i]:end]
-
-    def start_of(self, p) -> int:
-        """Where paragraph p's text starts in this block's text (0 unless the block joins paragraphs)."""
-        if not self.joined:
-            return 0
-        return self.joined_starts[self.paragraphs.index(p)]
-
-    @property
-    def paragraphs(self) -> tuple:
-        """The paragraphs whose text this block reads, in order; `element` (the surviving mark) last."""
-        if self.element is None:
-            return ()
-        return (*self.joined, self.element)
-
-    @cached_property
-    def normalized_text(self) -> str:
-        return normalize(self.text)
-
-    @cached_property
-    def text_hash(self) -> str:
-        """hash(normalize(text)), computed on first use (hashing is the costliest part of a read)."""
-        return text_hash(self.normalized_text)
-
-    @property
-    def is_content(self) -> bool:
-        return bool(self.text) and not self.text.isspace()
-
-    @property
-    def preview_runs(self) -> list[dict] | None:
-        """[{text, bold?, italic?, ...}] when at least one run is styled, consecutive equal runs merged."""
-        if self._preview is None:
-            return None
-        if isinstance(self._preview, tuple):
-            doc, pstyle, raw = self._preview
-            self._preview = _preview_runs(doc, pstyle, raw)
-        return self._preview or None
-
-    def read_projection(self) -> dict:
-        """What read tools show the model: {blockId, kind, text, blockTextHash}."""
-        return {"blockId": self.id, "kind": self.kind, "text": self.text, "blockTextHash": self.text_hash}
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
-        optional = (
-            ("idStability", self.id_stability),
-            ("headingLevel", self.heading_level),
-            ("displayLabel", self.display_label),
-            ("styleId", self.style_id),
-            ("directOutlineLevel", self.direct_outline_level),
-            ("statedNumbering", self.stated_numbering),
-            ("listReference", self.list_reference),
-            ("directAlignment", self.direct_alignment),
-            ("directSpacing", self.direct_spacing),
-            ("directIndentation", self.direct_indentation),
-            ("previewRuns", self.preview_runs),
-            ("structuralBoundaries", self.structural_boundaries),
-            ("table", self.table.to_json() if self.table else None),
-            ("diagnostic", self.diagnostic),
-        )
-        for key, value in optional:
-            if value is not None:
-                out[key] = value
-        return out
-
-
-class Anchor:
-    """Where a block sits in its snapshot and what its text hashed to (spec §5.1)."""
-
-    __slots__ = ("block", "index", "_snapshot")
-
-    def __init__(self, block: Block, index: int, snapshot: Snapshot):
-        self.block = block
-        self.index = index
-        self._snapshot = snapshot
-
-    @property
-    def id(self) -> str:
-        return self.block.id
-
-    @property
-    def text(self) -> str:
-        return self.block.text
-
-    @property
-    def normalized_text(self) -> str:
-        return self.block.normalized_text
-
-    @property
-    def text_hash(self) -> str:
-        return self.block.text_hash
-
-    @property
-    def hash_occurrence_count(self) -> int:
-        return self._snapshot.hash_counts()[self.block.text_hash]
-
-    def to_json(self, counts: dict[str, int] | None = None) -> dict:
-        """counts: the text-hash counts of the snapshot asking (an anchor is shared by the snapshots
-        patched() derives from the one it was made for)."""
-        return {
-            "id": self.id,
-            "from": self.index,
-            "to": self.index + 1,
-            "text": self.text,
-            "normalizedText": self.normalized_text,
-            "textHash": self.text_hash,
-            "hashOccurrenceCount": counts[self.text_hash] if counts is not None else self.hash_occurrence_count,
-        }
-
-
-@dataclass
-class CommentAnchor:
-    block_id: str | None = None
-    quote: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Snapshot:
-    blocks: list[Block]
-    anchors: dict[str, Anchor] = field(default_factory=dict)
-    comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
-    block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
-    _hash_counts: dict[str, int] | None = field(default=None, repr=False)
-
-    def hash_counts(self) -> dict[str, int]:
-        """text hash -> how many targetable blocks share it."""
-        if self._hash_counts is None:
-            counts: dict[str, int] = {}
-            for anchor in self.anchors.values():
-                h = anchor.block.text_hash
-                counts[h] = counts.get(h, 0) + 1
-            self._hash_counts = counts
-        return self._hash_counts
-
-    def block(self, block_id: str) -> Block | None:
-        anchor = self.anchors.get(block_id)
-        if anchor is not None:
-            return self.blocks[anchor.index]
-        return None
-
-    @property
-    def content_blocks(self) -> list[Block]:
-        return [b for b in self.blocks if b.is_content]
-
-    def to_json(self) -> dict:
-        counts = self.hash_counts()
-        return {"blocks": [b.to_json() for b in self.blocks],
-                "anchors": {k: a.to_json(counts) for k, a in self.anchors.items()}}
 
 
 class _Walker:
@@ -570,102 +358,6 @@ def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
     return "".join(texts), {"runs": preview, "boundaries": boundaries, "comments": comments, "pstyle": pstyle}
 
 
-def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
-                    numpr: etree._Element | None) -> tuple[dict, str | None, int | None]:
-    """A paragraph's list membership: (stated numbering as spec §5.7 reports it, effective numId,
-    effective ilvl). The stated tier (the paragraph's own w:numPr) wins over the style tier (the
-    numbering its paragraph style, or the default paragraph style, supplies through basedOn).
-    numId is None when the paragraph is not in a list; the level may still be None."""
-    num_id = ilvl = None
-    if numpr is not None:
-        nid = numpr.find(_W + "numId")
-        num_id = nid.get(W_VAL) if nid is not None else None
-        ilvl = int_attr(numpr.find(_W + "ilvl"))
-    if numpr is None:
-        stated: dict = {"kind": "inherit"}
-    elif num_id is not None:
-        if num_id == "0":
-            stated = {"kind": "none"}
-        else:
-            stated = {"kind": "reference", "numId": _num(num_id)}
-            if ilvl is not None:
-                stated["ilvl"] = ilvl
-    elif ilvl is not None:
-        stated = {"kind": "levelOnly", "ilvl": ilvl}
-    else:
-        stated = {"kind": "inherit"}
-
-    # effective membership: stated tier over the style tier
-    effective_style = style_id or styles.default_paragraph_style
-    s_num, s_ilvl = styles.numbering(effective_style)
-    if s_num is not None and s_num != "0" and s_ilvl is None:
-        s_ilvl = numbering.level_for_style(s_num, effective_style)
-    kind = stated["kind"]
-    if kind == "none":
-        eff_num, eff_lvl = None, None
-    elif kind == "reference":
-        eff_num = num_id
-        eff_lvl = ilvl if ilvl is not None else (s_ilvl if s_ilvl is not None else 0)
-    elif kind == "levelOnly":
-        eff_num = s_num if s_num not in (None, "0") else None
-        eff_lvl = ilvl
-    else:
-        eff_num = s_num if s_num not in (None, "0") else None
-        eff_lvl = s_ilvl if s_ilvl is not None else 0
-    return stated, eff_num, eff_lvl
-
-
-def _num(value: str):
-    return int(value) if value.lstrip("-").isdigit() else value
-
-
-def table_rows(tbl):
-    """Rows of a table, looking through row-level content controls and customXml."""
-    for child in tbl:
-        tag = child.tag
-        if tag == T_TR:
-            yield child
-        elif tag == T_SDT:
-            content = child.find(T_SDT_CONTENT)
-            if content is not None:
-                yield from table_rows(content)
-        elif tag == T_CUSTOM_XML:
-            yield from table_rows(child)
-
-
-def row_cells(tr):
-    """[(tc, gridColumnIndex, gridSpan, vMerge)] of a row, through cell-level wrappers."""
-    out = []
-    col = 0
-    trpr = tr.find(T_TRPR)
-    if trpr is not None:
-        col = int_attr(trpr.find(_W + "gridBefore"), default=0) or 0
-
-    def cells(parent):
-        for child in parent:
-            if child.tag == T_TC:
-                yield child
-            elif child.tag == T_SDT:
-                content = child.find(T_SDT_CONTENT)
-                if content is not None:
-                    yield from cells(content)
-            elif child.tag == T_CUSTOM_XML:
-                yield from cells(child)
-
-    for tc in cells(tr):
-        span = 1
-        vmerge = None
-        tcpr = tc.find(T_TCPR)
-        if tcpr is not None:
-            span = max(1, int_attr(tcpr.find(_W + "gridSpan"), default=1) or 1)
-            vm = tcpr.find(_W + "vMerge")
-            if vm is not None:
-                vmerge = "restart" if vm.get(W_VAL) == "restart" else "continue"
-        out.append((tc, col, span, vmerge))
-        col += span
-    return out
-
-
 def _spacing_json(el) -> dict:
     out: dict[str, Any] = {}
     for attr, key in (("before", "spaceBefore"), ("after", "spaceAfter"), ("line", "lineSpacing")):
@@ -752,23 +444,4 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     return out
 
 
-def _preview_runs(doc, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:
-    runs: list[dict] = []
-    styled = False
-    cache: dict[Any, dict] = {}
-    for text, run in raw:
-        fmt = cache.get(run)
-        if fmt is None:
-            fmt = cache[run] = doc.run_preview_format(run, pstyle) if run is not None else {}
-        if fmt:
-            styled = True
-        if runs and runs[-1][1] == fmt:
-            runs[-1][0].append(text)
-        else:
-            runs.append(([text], fmt))
-    if not styled:
-        return []
-    return [{"text": "".join(parts), **fmt} for parts, fmt in runs]
-
-
-__all__ = ["Anchor", "Block", "Snapshot", "TableLocation", "build_snapshot", "index_to_utf16", "list_membership"]
+__all__ = ["build_snapshot", "patched"]

@@ -14,7 +14,7 @@ from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, TAB, TEXT, StorySta
 
 if TYPE_CHECKING:
     from ..model.document import Document, Story
-    from .snapshot import Block, Snapshot
+    from .blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 T_P, T_CSTART, T_CEND = _W + "p", _W + "commentRangeStart", _W + "commentRangeEnd"

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QGroupBox, QLabel, QVBoxLayout
 
 from ...agents.versions import privacy
+from ...docx.comment_strip import strip_comments
 from ...docx.editing.anonymise import NEUTRAL_AUTHOR, anonymise_authors
-from ...docx.editing.comment_strip import strip_comments
 from ...docx.errors import DocxError
 from ...docx.package.damage import DAMAGED_PART_CHOICES, KEEP, REBUILD
 from ...docx.package.opc import write_document_file

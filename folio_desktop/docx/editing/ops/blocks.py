@@ -6,7 +6,6 @@ import copy
 
 from lxml import etree
 
-from ...model.paragraph_props import apply_properties, check_references, ensure_ppr, set_child
 from ...model.textkit import utf16_to_index
 from ...package.ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from ...reading.accepted import mark_deleted
@@ -22,6 +21,7 @@ from .context import (
     parse_emphasis,
     record_ppr_change,
 )
+from .paragraph_props import apply_properties, check_references, ensure_ppr, set_child
 from .text import apply_hunks
 
 _W = "{" + W_NS + "}"

@@ -10,15 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ...model.paragraph_props import PPR_ORDER, ensure_ppr, property_elements
 from ...model.textkit import utf16_to_index
 from ...package.ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
-from ...reading.accepted import JoinedView
-from ..paragraph_edit import EditError, ParagraphView, Stamp
+from ..paragraph_edit import EditError, JoinedView, ParagraphView, Stamp
+from .paragraph_props import PPR_ORDER, ensure_ppr, property_elements
 
 if TYPE_CHECKING:
     from ...model.document import Document
-    from ...reading.snapshot import Block, Snapshot
+    from ...reading.blocks import Block, Snapshot
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TC, T_BODY = _W + "p", _W + "tbl", _W + "tc", _W + "body"

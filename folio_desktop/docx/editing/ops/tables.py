@@ -10,8 +10,8 @@ import copy
 
 from lxml import etree
 
+from ...model.tables import row_cells, table_rows
 from ...package.ooxml import W_NS, W_PPR, W_VAL, int_attr
-from ...reading.snapshot import row_cells, table_rows
 from ..paragraph_edit import EditError, ParagraphView, make_runs
 from .context import (
     OpContext,

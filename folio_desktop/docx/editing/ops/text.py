@@ -6,7 +6,6 @@ import copy
 
 from lxml import etree
 
-from ...model.paragraph_props import apply_properties, check_references, ensure_ppr, property_elements
 from ...package.ooxml import W_NS, W_PPR, W_RPR, W_VAL, on_off
 from .. import worddiff
 from ..paragraph_edit import (
@@ -20,6 +19,7 @@ from ..paragraph_edit import (
     set_rpr_child,
 )
 from .context import OpContext, parse_emphasis, record_ppr_change, same_properties
+from .paragraph_props import apply_properties, check_references, ensure_ppr, property_elements
 
 _W = "{" + W_NS + "}"
 T_R = _W + "r"

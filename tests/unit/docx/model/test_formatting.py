@@ -14,7 +14,9 @@ from docbuilder import REL, build_docx, p
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.model.formatting import Formatter, ParagraphFormat, RunFormat, TabStop, conditions
+from folio_desktop.docx.model.formatting import Formatter
+from folio_desktop.docx.model.properties import ParagraphFormat, RunFormat, TabStop
+from folio_desktop.docx.model.tables import conditions
 from folio_desktop.docx.package.ooxml import W_PPR, w
 
 W_R = w("r")

@@ -13,7 +13,7 @@ from ooxml_validate import load_wml_schema, part_errors
 
 from folio_desktop.agents.versions.privacy import InvalidPrivacyOptionsError
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.editing.comment_strip import strip_comments
+from folio_desktop.docx.comment_strip import strip_comments
 from folio_desktop.docx.errors import DocxError
 from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog, SaveOptions, save_with_options
 

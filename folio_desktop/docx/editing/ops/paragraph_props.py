@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ..editing.paragraph_edit import EditError
-from ..package.ooxml import W_NS, W_PPR, W_VAL
+from ...package.ooxml import W_NS, W_PPR, W_VAL
+from ..paragraph_edit import EditError
 
 _W = "{" + W_NS + "}"
 

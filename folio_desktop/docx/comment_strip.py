@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 import zipfile
 
-from ..package.ooxml import W_R, W_RPR, w
-from ..package.opc import CT_NS, REL_NS, rels_name_for
-from ..reviewer import DocxReviewer
-from .comment_store import CommentStore, drop_keeping_tail
+from .editing.comment_store import CommentStore, drop_keeping_tail
+from .package.ooxml import W_R, W_RPR, w
+from .package.opc import CT_NS, REL_NS, rels_name_for
+from .reviewer import DocxReviewer
 
 STORY_PARTS = ("header", "footer", "footnotes", "endnotes")
 COMMENT_PARTS = ("comments", "commentsExtended", "commentsIds", "commentsExtensible")
