@@ -46,12 +46,12 @@ def open_long_window(app, folder: Path, repeats: int, source: Path | None = None
     settings = AssistantSettings(api_key=None, key_source=None, base_url=None, model="claude-sonnet-5-5",
                                  author="Lawyer", config_dir=folder / "config")
     window = ReviewWindow(settings)
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1300, 900)
     window.show()
     done: list[int] = []
     window.view.layoutFinished.connect(done.append)
-    window.open_document(path)
+    window.files.open_document(path)
     while not done:
         app.processEvents()
     return window
@@ -157,7 +157,7 @@ def main() -> int:
         backspaces = timed_keys(app, window, Qt.Key_Backspace, 20)
         enters = timed_keys(app, window, Qt.Key_Return, 3)
         start = time.perf_counter()
-        window._typing_timer.timeout.emit()  # what the pause after typing costs (panels, outline)
+        window.commands._typing_timer.timeout.emit()  # what the pause after typing costs (panels, outline)
         catch_up = time.perf_counter() - start
         after = window.reviewer.snapshot().block(block_id)
         checked, stale = stale_pages(app, window)

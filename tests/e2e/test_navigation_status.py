@@ -44,7 +44,7 @@ def test_go_to_page_with_ctrl_g(qtbot, tmp_path):
     window = desk(qtbot, tmp_path, PILOT)
     view = window.view
     asked = []
-    window.ask_page_number = lambda count, current: asked.append((count, current)) or 4
+    window.commands.ask_page_number = lambda count, current: asked.append((count, current)) or 4
     qtbot.keyClick(view.viewport(), Qt.Key_G, Qt.ControlModifier)
     assert asked == [(5, 1)]
     assert view.caret_page() == 4 and view.current_page() == 4
@@ -56,9 +56,9 @@ def test_go_to_page_with_ctrl_g(qtbot, tmp_path):
     qtbot.keyClicks(view.viewport(), "Q")  # the caret is a real one: typing goes there
     assert window.reviewer.snapshot().block(first.block_id).text[at] == "Q"
     assert [s.toString() for s in window.find_next_action.shortcuts()] == ["F3"]  # Ctrl+G is Go to, as in Word
-    assert not window.go_to_page(9) and "There is no page 9" in window.statusBar().currentMessage()
-    window.ask_page_number = lambda count, current: None  # cancelled
-    assert not window.go_to_page_dialog() and view.caret_page() == 4
+    assert not window.commands.go_to_page(9) and "There is no page 9" in window.statusBar().currentMessage()
+    window.commands.ask_page_number = lambda count, current: None  # cancelled
+    assert not window.commands.go_to_page_dialog() and view.caret_page() == 4
 
 
 def test_home_and_end_stay_on_the_line_and_ctrl_end_goes_to_the_very_end(qtbot, tmp_path):

@@ -33,7 +33,7 @@ LAWYER = "Lawyer"
 
 def new_window(qtbot, tmp_path, base_url=None, size=(1300, 850)) -> ReviewWindow:
     window = ReviewWindow(make_settings(tmp_path, base_url))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     if size:
         window.resize(*size)
     qtbot.addWidget(window)
@@ -53,7 +53,7 @@ def copy_of(tmp_path, source):
 def open_desk(qtbot, tmp_path, source=PILOT, base_url=None) -> ReviewWindow:
     window = new_window(qtbot, tmp_path, base_url)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(copy_of(tmp_path, source))
+        assert window.files.open_document(copy_of(tmp_path, source))
     return window
 
 
@@ -157,8 +157,8 @@ def test_open_from_recent_files_and_by_dropping_a_file(qtbot, tmp_path):
     window = new_window(qtbot, tmp_path)
     gone = tmp_path / "gone.docx"
     shutil.copyfile(PILOT, gone)
-    window.recent.add(gone)
-    assert window.recent.add(pilot) == [str(pilot), str(gone)]
+    window.files.recent.add(gone)
+    assert window.files.recent.add(pilot) == [str(pilot), str(gone)]
     gone.unlink()  # listed, missing now: pruned from the menu
     item = menu_action(window, "File", "Open Recent", f"1 {pilot.name}")
     assert [a.text() for a in window.recent_menu.actions() if a.data()] == [f"&1 {pilot.name}"]
@@ -175,13 +175,13 @@ def test_open_from_recent_files_and_by_dropping_a_file(qtbot, tmp_path):
         assert drop(window, demo)
     assert window.path == str(demo) and len(window.reviewer.get_changes()) == 6
     assert window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()]
-    assert window.recent.paths() == [str(demo), str(pilot)]
+    assert window.files.recent.paths() == [str(demo), str(pilot)]
     assert window.windowTitle().startswith(demo.name)
     versions = [tmp_path / f"v{n}.docx" for n in range(10)]
     for version in versions:
         shutil.copyfile(PILOT, version)
-        window.recent.add(version)
-    assert window.recent.paths() == [str(v) for v in reversed(versions)][:8]  # at most eight, newest first
+        window.files.recent.add(version)
+    assert window.files.recent.paths() == [str(v) for v in reversed(versions)][:8]  # at most eight, newest first
 
 
 # -- find -----------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
     assert len(census) == 6
 
     key(qtbot, window, "Ctrl+.")
-    assert panel.selected_change_ids() == [census[0].id] and window.current_change_id() == census[0].id
+    assert panel.selected_change_ids() == [census[0].id] and window.commands.current_change_id() == census[0].id
     key(qtbot, window, "Ctrl+.")
     assert panel.selected_change_ids() == [census[1].id] and census[1].type == "insertion"
     assert view.selection_text() == census[1].text  # the change is selected in the pages too
@@ -236,7 +236,7 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
 
     # reject the next one with the shortcut, after choosing it with Ctrl+.
     key(qtbot, window, "Ctrl+.")
-    chosen = window.current_change_id()
+    chosen = window.commands.current_change_id()
     inserted = next(c for c in reviewer.get_changes() if c.id == chosen)
     key(qtbot, window, "Ctrl+Shift+R")
     assert (inserted.type, inserted.text) not in changes(window) and len(changes(window)) == 4
@@ -425,7 +425,7 @@ def test_compare_two_versions_from_the_file_menu(qtbot, tmp_path, monkeypatch):
     answers = iter([(str(base), ""), (str(revised), "")])
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: next(answers))
     menu_action(window, "File", "Compare…").trigger()
-    [compare] = window.compare_windows
+    [compare] = window.files.compare_windows
     qtbot.addWidget(compare)
     assert isinstance(compare, CompareWindow) and compare.isVisible()
     assert [(c.type, c.text) for c in compare.reviewer.get_changes()] == [("deletion", "Pilot"), ("insertion", "Trial")]
@@ -478,7 +478,7 @@ def test_save_as_with_privacy_options_and_comments_stripped(qtbot, tmp_path, mon
 
     shown = on_dialog(options)
     offered = []
-    window.open_copy_chooser = lambda target, what: offered.append(what) or False  # keep working here
+    window.files.open_copy_chooser = lambda target, what: offered.append(what) or False  # keep working here
     key(qtbot, window, "Ctrl+Shift+S")
     assert shown, "the options dialog did not open"
     assert offered == ["without the author and last-modified names, the created and modified dates, the title, "
@@ -537,7 +537,7 @@ def test_window_layout_is_restored_in_a_second_window(qtbot, tmp_path):
 
 def test_closing_with_unsaved_work_asks_and_cancel_keeps_it_open(qtbot, tmp_path, monkeypatch):
     window = open_desk(qtbot, tmp_path)
-    window.ask_before_discarding = True
+    window.files.ask_before_discarding = True
     window.review_actions.delete_paragraph(block_containing(window, "“Customer Content” means").id)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Cancel)
@@ -590,7 +590,7 @@ def test_a_full_review_saves_what_word_readers_expect_and_an_audit_log(qtbot, tm
     qtbot.mouseClick(window.changes.accept_button, Qt.LeftButton)
     inserted = next(c for c in reviewer.get_changes() if c.text == plan["insert"]["text"])
     window.changes.select_change(inserted.id)
-    window.show_change(inserted.id)
+    window.commands.show_change(inserted.id)
     key(qtbot, window, "Ctrl+Shift+R")
     edited = block_containing(window, "Common Paper")
     put_caret_in(window, edited.id)
@@ -665,7 +665,7 @@ def test_the_audit_log_follows_the_document_to_its_new_name(qtbot, tmp_path):
     before = [e["kind"] for e in window.audit.entries]
     old_log = window.audit.path
     target = tmp_path / "renamed.docx"
-    assert window.save_document(target)
+    assert window.files.save_document(target)
     assert window.audit.path != old_log and window.audit.document_path == str(target)
     kinds = [e["kind"] for e in window.audit.entries]
     assert kinds[:len(before)] == before and kinds[len(before):] == ["save_as", "save"]

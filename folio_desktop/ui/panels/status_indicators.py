@@ -35,7 +35,7 @@ class StatusIndicators(QObject):
         self.window = window
         view = window.view
         self.page_button = ClickableLabel("Go to page (Ctrl+G)")
-        self.page_button.clicked.connect(window.go_to_page_dialog)
+        self.page_button.clicked.connect(window.commands.go_to_page_dialog)
         self.zoom_label = QLabel()
         self.zoom_label.setToolTip("Zoom (Ctrl++ and Ctrl+-; Ctrl+0 for 100%)")
         self.track_button = ClickableLabel("Click to turn over: your own edits as tracked changes or made "

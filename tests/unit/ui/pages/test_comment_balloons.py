@@ -288,13 +288,13 @@ def window(qtbot, tmp_path):
     copy = tmp_path / SUPERDOC.name
     shutil.copyfile(SUPERDOC, copy)
     w = ReviewWindow(make_settings(tmp_path, None))
-    w.ask_before_discarding = False
+    w.files.ask_before_discarding = False
     w.resize(1500, 900)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
     with qtbot.waitSignal(w.view.layoutFinished, timeout=10_000):
-        assert w.open_document(copy)
+        assert w.files.open_document(copy)
     w.view.fit_width()
     w.activateWindow()  # keyboard focus (the reply editor's) needs the active window
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=2_000)
@@ -469,7 +469,7 @@ def test_a_comment_on_a_selected_word_anchors_on_that_occurrence(qtbot, tmp_path
     text = window.reviewer.snapshot().block("10000001").text
     second = text.index("shall", text.index("shall") + 1)
     assert window.view.select_range("10000001", second, second + len("shall"))
-    comment_id = window.add_comment("Why twice?")
+    comment_id = window.commands.add_comment("Why twice?")
     assert comment_id is not None
     marked = window.reviewer.get_content_as_text(annotated=True)
     assert f'goods and <comment id="{comment_id}">shall</comment> invoice' in marked

@@ -139,13 +139,13 @@ def new_window(qtbot, tmp_path, source=EIGENPAL) -> ReviewWindow:
     if not copy.exists():
         shutil.copyfile(source, copy)
     window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1400, 850)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(copy)
+        assert window.files.open_document(copy)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
     return window
@@ -185,7 +185,7 @@ def test_an_edit_in_simple_markup_stays_in_simple_markup(qtbot, tmp_path):
     block = next(b for b in window.reviewer.snapshot().blocks if b.text.startswith("The Recipient shall use"))
     window.view.select_range(block.id, 4, 13)  # "Recipient"
     window.view.setFocus()
-    window.add_comment("Which party?")
+    window.commands.add_comment("Which party?")
     layout = window.view.document_layout
     assert layout.view == "simple" and all(p.view == "simple" for p in layout.pages)
     texts = [t for b in window.view._marks.balloons(layout.pages[0]) for _r, _k, t in b.parts]
@@ -292,7 +292,7 @@ def test_the_window_exports_the_view_shown_and_says_which(qtbot, tmp_path, monke
     asked = []
     target = tmp_path / "as shown.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), ""))
-    assert window.export_pdf_dialog() == str(target)
+    assert window.files.export_pdf_dialog() == str(target)
     assert asked[0].endswith(" (original).pdf")
     assert window.statusBar().currentMessage().endswith(f"pages as they were before the tracked changes to {target}")
 
