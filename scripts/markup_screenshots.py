@@ -51,10 +51,10 @@ def main(argv: list[str]) -> int:
         reviewer, view = window.reviewer, window.view
         thread = reviewer.get_comments()[0]
         window.commands.reply_to_comment(thread.id, "Ireland is where Northwind's counsel sits; the Netherlands would "
-                                           "suit Harbour. Could we offer England and Wales as neutral ground?")
+                                         "suit Harbour. Could we offer England and Wales as neutral ground?")
         cap = next(b for b in reviewer.snapshot().blocks if "total liability" in b.text)
         start = cap.text.index("total liability")
-        view.select_range(cap.id, start, start + len("total liability"))
+        view.selection.select_range(cap.id, start, start + len("total liability"))
         window.commands.add_comment("Is the cap mutual? Harbour's draft capped only Northwind's liability.")
         wait_for(app, lambda: view.document_layout is not None)
         window.comments_dock.raise_()

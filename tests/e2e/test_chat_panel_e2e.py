@@ -74,9 +74,9 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
         assert chip.expanded and '"applied"' in chip.details.toPlainText()
         assert [t[0] for t in chip.targets] == ["op-replace", "op-insert"]
         chip.links.linkActivated.emit("show:0")
-        assert "Trial Period" in view.selection_text()
+        assert "Trial Period" in view.selection.selection_text()
         chip.show_target(1)
-        assert "License.  If the Product contains Software" in view.selection_text()
+        assert "License.  If the Product contains Software" in view.selection.selection_text()
 
         # what the server was sent
         first = api.requests[0].json

@@ -198,7 +198,7 @@ def test_find_with_ctrl_f_counts_and_steps_through_hits(qtbot, tmp_path):
     assert expected >= 2 and bar.count_label.text() == f"1 of {expected}"
     qtbot.keyClick(bar.field, Qt.Key_Return)
     assert bar.count_label.text() == f"2 of {expected}"
-    assert window.view.selection_text().lower() == "pilot period"
+    assert window.view.selection.selection_text().lower() == "pilot period"
     bar.match_case.setChecked(True)
     assert bar.count_label.text() == "No matches"  # the contract writes "Pilot Period"
     bar.match_case.setChecked(False)
@@ -221,7 +221,7 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
     assert panel.selected_change_ids() == [census[0].id] and window.commands.current_change_id() == census[0].id
     key(qtbot, window, "Ctrl+.")
     assert panel.selected_change_ids() == [census[1].id] and census[1].type == "insertion"
-    assert view.selection_text() == census[1].text  # the change is selected in the pages too
+    assert view.selection.selection_text() == census[1].text  # the change is selected in the pages too
     key(qtbot, window, "Ctrl+,")
     assert panel.selected_change_ids() == [census[0].id]
 
@@ -325,8 +325,8 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     # Replace selection (Ctrl+H): a word selected in the pages
     target = block_containing(window, "Common Paper")
     start = target.text.index("Common Paper")
-    assert window.view.select_range(target.id, start, start + len("Common Paper"))
-    assert window.view.selection_text() == "Common Paper"
+    assert window.view.selection.select_range(target.id, start, start + len("Common Paper"))
+    assert window.view.selection.selection_text() == "Common Paper"
     on_dialog(type_and_accept("Standard Paper"))
     key(qtbot, window, "Ctrl+H")
     assert ("insertion", "Standard") in changes(window, LAWYER)
@@ -362,7 +362,7 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
     assert panel.isVisible() and reviewer.get_comments() == []
     block = block_containing(window, "Pilot Period")
     start = block.text.index("Pilot Period")
-    window.view.select_range(block.id, start, start + len("Pilot Period"))
+    window.view.selection.select_range(block.id, start, start + len("Pilot Period"))
 
     # add from the panel's field, on the selected words
     qtbot.keyClicks(panel.add_field, "Is thirty days enough?")
@@ -386,7 +386,7 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
 
     # Add comment… (Ctrl+Alt+M) on another selection, through the dialog
     other = block_containing(window, "License.  If the Product")
-    window.view.select_range(other.id, 0, len("License."))
+    window.view.selection.select_range(other.id, 0, len("License."))
     on_dialog(type_and_accept("Which licence?"))
     key(qtbot, window, "Ctrl+Alt+M")
     assert [(c.text, c.anchored_text) for c in reviewer.get_comments()][-1] == ("Which licence?", "License.")
@@ -397,11 +397,11 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
     assert panel.isVisible() and panel.selected_comment_id() == thread.id
 
     # clicking a thread selects its anchor in the pages
-    window.view.clear_selection()
+    window.view.selection.clear_selection()
     item = panel.item_for(thread.id)
     rect = panel.tree.visualItemRect(item)
     qtbot.mouseClick(panel.tree.viewport(), Qt.LeftButton, pos=rect.center())
-    assert window.view.selection_text() == "Pilot Period"
+    assert window.view.selection.selection_text() == "Pilot Period"
     actions = [e["action"] for e in window.audit.entries if e["kind"] == "comment"]
     assert actions == ["add", "reply", "resolve", "reopen", "add"]
 
@@ -596,7 +596,7 @@ def test_a_full_review_saves_what_word_readers_expect_and_an_audit_log(qtbot, tm
     put_caret_in(window, edited.id)
     on_dialog(type_and_accept(edited.text.replace("Common Paper", "Standard Paper", 1)))
     key(qtbot, window, "F2")
-    window.view.select_range(edited.id, 0, 5)
+    window.view.selection.select_range(edited.id, 0, 5)
     window.comments.add_field.setText("Check the defined terms.")
     qtbot.keyClick(window.comments.add_field, Qt.Key_Return)
     key(qtbot, window, "Ctrl+S")

@@ -69,7 +69,7 @@ class DeskCommands:
 
     def show_find(self) -> None:
         if self.window.reviewer is not None:
-            selected = self.window.view.selection_text()
+            selected = self.window.view.selection.selection_text()
             self.window.find_bar.open(selected if selected and "\n" not in selected else None)
 
     def find_next(self) -> bool:
@@ -102,7 +102,7 @@ class DeskCommands:
             return False
         self.clicked_change = change_id
         view = self.window.view
-        shown = view.select_change(change)
+        shown = view.selection.select_change(change)
         if not shown and view.is_laying_out:
             # an accept or reject is being laid out again: select the change once its pages are back
             view.layoutFinished.connect(lambda _n: self.clicked_change == change_id and self.show_change(change_id),
@@ -156,7 +156,7 @@ class DeskCommands:
         return self._change_under_selection()
 
     def _change_under_selection(self) -> int | None:
-        return self.window.view.change_at_selection()
+        return self.window.view.selection.change_at_selection()
 
     def accept_change(self, change_id: int | None = None) -> bool:
         return self._resolve_one(True, change_id)
@@ -220,7 +220,7 @@ class DeskCommands:
         return ask_text(self.window, title, prompt, text, ok_text, one_paragraph)
 
     def _target_block(self, what: str):
-        block_id = self.window.view.caret_block_id() if self.window.reviewer is not None else None
+        block_id = self.window.view.selection.caret_block_id() if self.window.reviewer is not None else None
         block = self.window.reviewer.snapshot().block(block_id) if block_id else None
         if block is None:
             self._status(f"Click in a paragraph of the document first, then {what}.", 5000)
@@ -279,7 +279,7 @@ class DeskCommands:
     def replace_selection(self) -> bool:
         """Ctrl+H: replace the selected text through a dialog; with nothing selected, open the find bar
         to look for the text first (typing over a selection replaces it too)."""
-        found = self.window.view.selection_block_range() if self.window.reviewer is not None else None
+        found = self.window.view.selection.selection_block_range() if self.window.reviewer is not None else None
         if found is None:
             if self.window.reviewer is not None:
                 self.show_find()
@@ -369,7 +369,7 @@ class DeskCommands:
             self._status(f"There is no page {number}; the document has "
                          f"{len(self.window.view.pages)} pages.", 5000)
             return False
-        self.window.view.caret_to_page(number)
+        self.window.view.selection.caret_to_page(number)
         self.window.view.setFocus()
         return True
 
@@ -397,8 +397,8 @@ class DeskCommands:
         """Comment the selected text (or, with no selection, the paragraph at the cursor)."""
         if self.window.reviewer is None:
             return None
-        found = self.window.view.selection_block_range()
-        block_id = found[0] if found else self.window.view.caret_block_id()
+        found = self.window.view.selection.selection_block_range()
+        block_id = found[0] if found else self.window.view.selection.caret_block_id()
         if block_id is None:
             self._status("Select the text to comment on first.", 5000)
             return None
@@ -470,5 +470,5 @@ class DeskCommands:
             return self.window.view.scroll_to_block(comment.block_id)
         end = start + len(comment.anchored_text)
         return self.window.view.scroll_to_block(comment.block_id, start) and \
-            self.window.view.select_range(comment.block_id, start, end)
+            self.window.view.selection.select_range(comment.block_id, start, end)
 

@@ -239,7 +239,7 @@ class CompareWindow(QMainWindow):
         change = next((c for c in self.reviewer.get_changes() if c.id == change_id), None)
         if change is None:
             return False
-        shown = self.view.select_change(change)
+        shown = self.view.selection.select_change(change)
         if not shown and self.view.is_laying_out:
             # the pages are being laid out again after an accept: select it once they are back
             self.view.layoutFinished.connect(lambda _n: self.show_change(change_id), Qt.SingleShotConnection)

@@ -142,7 +142,7 @@ class ReviewWindow(QMainWindow):
         view.balloons.resolveRequested.connect(commands.resolve_comment)
 
         chat, runner = self.chat, self.chat.runner
-        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection_text().strip())))
+        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection.selection_text().strip())))
         chat.settingsRequested.connect(self.show_settings)
         chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
         # a turn of Claude's is one undo step, however many batches it applies

@@ -61,7 +61,7 @@ class StatusIndicators(QObject):
     def page_number(self) -> int:
         """The caret's page while the caret is on screen, else the page in the middle of the view."""
         view = self.window.view
-        caret = view.caret_page()
+        caret = view.selection.caret_page()
         if caret and view.page_rect(caret).intersects(view.viewport().rect()):
             return caret
         return view.current_page()

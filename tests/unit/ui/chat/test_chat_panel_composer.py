@@ -209,9 +209,9 @@ def test_a_skipped_operation_has_a_show_link_to_its_block(qtbot, api, window):
     assert op_id.startswith("op-") and what.startswith("Not proposed in 1.2: `find` was not found") and target == block
     assert "op-" not in chip.links.text() and "op-" not in chip.header_text()
     assert "Show" in chip.links.text() and chip.links.isVisible()
-    view.clear_selection()
+    view.selection.clear_selection()
     chip.links.linkActivated.emit("show:0")
-    assert "License.  If the Product contains Software" in view.selection_text()
+    assert "License.  If the Product contains Software" in view.selection.selection_text()
     assert window.reviewer.get_changes() == []
 
 

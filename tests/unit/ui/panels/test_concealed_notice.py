@@ -45,7 +45,7 @@ def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
     assert page >= 3 and window.view.current_page() == 1
     qtbot.mouseClick(notice.show_button, Qt.LeftButton)
     assert window.view.current_page() == page
-    assert "The fee is due within ten days." in window.view.selection_text()
+    assert "The fee is due within ten days." in window.view.selection.selection_text()
 
     qtbot.mouseClick(notice.close_button, Qt.LeftButton)
     assert not notice.isVisible()
