@@ -186,7 +186,7 @@ def _moved(b: Balloon, x: float, y: float) -> Balloon:
 
 
 # -- a page's balloons ---------------------------------------------------------------------------------
-# (`marks` below is the page view's review_marks.ReviewIndex, duck-typed: that module places its
+# (`marks` below is the page view's marks.ReviewIndex, duck-typed: that module places its
 # balloons with this one, so this one does not import it)
 
 def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
