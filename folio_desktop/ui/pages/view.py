@@ -137,7 +137,8 @@ class PageView(QAbstractScrollArea):
                 self.flow.add_page(page)
         selection.anchor = selection.caret = None
         if caret is not None:
-            selection.anchor, selection.caret = selection.unmark(anchor) or selection.unmark(caret), selection.unmark(caret)
+            selection.anchor, selection.caret = (selection.unmark(anchor) or selection.unmark(caret),
+                                                 selection.unmark(caret))
         self._update_scrollbars()
         self.viewport().update()
         self.pagesRelaidOut.emit(first, last)
