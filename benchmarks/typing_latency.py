@@ -46,12 +46,12 @@ def open_long_window(app, folder: Path, repeats: int, source: Path | None = None
     settings = AssistantSettings(api_key=None, key_source=None, base_url=None, model="claude-sonnet-5-5",
                                  author="Lawyer", config_dir=folder / "config")
     window = ReviewWindow(settings)
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1300, 900)
     window.show()
     done: list[int] = []
     window.view.layoutFinished.connect(done.append)
-    window.open_document(path)
+    window.files.open_document(path)
     while not done:
         app.processEvents()
     return window
@@ -67,14 +67,14 @@ def click_into_middle(app, window):
     view = window.view
     middle = len(view.pages) // 2
     for number in range(middle, len(view.pages)):
-        for index in view._flow.page_entries(number):
-            frag = view._flow.entries[index][1]
+        for index in view.flow.page_entries(number):
+            frag = view.flow.entries[index][1]
             words = frag.text().split(" ")
             if frag.block_id and len(frag.para.text) > 200 and len(words) > 8 and not frag.para.spans[0].kind == "label":
                 view.scroll_to_page(number)
                 app.processEvents()
                 lo = frag.display_range[0] + len(words[0]) + 1
-                page, rect = view._flow.caret_rect(TextPos(index, lo))
+                page, rect = view.flow.caret_rect(TextPos(index, lo))
                 point = view.page_to_viewport(page, QPointF(rect.center()))
                 QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, point.toPoint())
                 app.processEvents()
@@ -151,13 +151,13 @@ def main() -> int:
         window = open_long_window(app, Path(folder), args.repeats, args.source)
         view = window.view
         page = click_into_middle(app, window)
-        block_id = view.caret_block_id()
+        block_id = view.selection.caret_block_id()
         before = window.reviewer.snapshot().block(block_id).text
         times = type_keys(app, window, args.keys)
         backspaces = timed_keys(app, window, Qt.Key_Backspace, 20)
         enters = timed_keys(app, window, Qt.Key_Return, 3)
         start = time.perf_counter()
-        window._typing_timer.timeout.emit()  # what the pause after typing costs (panels, outline)
+        window.commands._typing_timer.timeout.emit()  # what the pause after typing costs (panels, outline)
         catch_up = time.perf_counter() - start
         after = window.reviewer.snapshot().block(block_id)
         checked, stale = stale_pages(app, window)

@@ -42,20 +42,20 @@ def main(argv: list[str]) -> int:
     try:
         settings = AssistantSettings(api_key=None, author="Alex Morgan", config_dir=work / "config")
         window = ReviewWindow(settings)
-        window.ask_before_discarding = False
+        window.files.ask_before_discarding = False
         window.resize(1440, 900)
         window.dock.hide()  # Claude's panel: the pages get the room
         window.show()
-        window.open_document(document)
+        window.files.open_document(document)
         wait_for(app, lambda: window.view.document_layout is not None)
         reviewer, view = window.reviewer, window.view
         thread = reviewer.get_comments()[0]
-        window.reply_to_comment(thread.id, "Ireland is where Northwind's counsel sits; the Netherlands would "
-                                           "suit Harbour. Could we offer England and Wales as neutral ground?")
+        window.commands.reply_to_comment(thread.id, "Ireland is where Northwind's counsel sits; the Netherlands would "
+                                         "suit Harbour. Could we offer England and Wales as neutral ground?")
         cap = next(b for b in reviewer.snapshot().blocks if "total liability" in b.text)
         start = cap.text.index("total liability")
-        view.select_range(cap.id, start, start + len("total liability"))
-        window.add_comment("Is the cap mutual? Harbour's draft capped only Northwind's liability.")
+        view.selection.select_range(cap.id, start, start + len("total liability"))
+        window.commands.add_comment("Is the cap mutual? Harbour's draft capped only Northwind's liability.")
         wait_for(app, lambda: view.document_layout is not None)
         window.comments_dock.raise_()
         view.fit_width()

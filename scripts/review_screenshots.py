@@ -104,17 +104,17 @@ def main(argv: list[str]) -> int:
     reviewed_contract(document)
     settings = AssistantSettings(api_key=None, author="Alex Morgan", config_dir=work / "config")
     window = ReviewWindow(settings)
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1500, 940)
     window.show()
-    window.open_document(document)
+    window.files.open_document(document)
     wait_for(app, lambda: window.view.document_layout is not None)
     window.dock.hide()  # the pages and the reviewing pane, without the Claude panel
     window.resizeDocks([window.changes_dock], [470], Qt.Horizontal)
     window.changes.full_text.setChecked(True)
     moved = next(row for row in window.changes.rows if row.kind == "move")
     window.changes.select_change(moved.shown.id)
-    window.show_change(moved.shown.id)
+    window.commands.show_change(moved.shown.id)
     settle(app)
     save(window, out / "reviewing-pane.png")
     window.close()

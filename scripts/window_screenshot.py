@@ -56,10 +56,10 @@ def main(argv: list[str]) -> int:
             settings = AssistantSettings(api_key="screenshot", key_source="settings file", base_url=api.base_url,
                                          author="Alex Morgan", config_dir=work / "config")
             window = ReviewWindow(settings)
-            window.ask_before_discarding = False
+            window.files.ask_before_discarding = False
             window.resize(1440, 920)
             window.show()
-            window.open_document(document)
+            window.files.open_document(document)
             wait_for(app, lambda: window.view.document_layout is not None)
             api.script(Reply([Text("Let me look at the structure first."), ToolUse("get_document_outline", {})],
                              stop_reason="tool_use"),
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
                 print("the scripted conversation did not finish", file=sys.stderr)
                 return 1
         window.changes_dock.raise_()
-        window.next_change()
+        window.commands.next_change()
         window.statusBar().showMessage("Claude proposed 1 edit: a tracked change for you to accept or reject.")
         wait_for(app, lambda: False, 300)  # let the pages and panels repaint
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -32,13 +32,13 @@ def open_window(qtbot, tmp_path: Path, base_url: str | None, api_key: str | None
     if not copy.exists():
         shutil.copy(source, copy)
     window = ReviewWindow(make_settings(tmp_path, base_url, api_key))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1300, 850)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(copy)
+        assert window.files.open_document(copy)
     return window
 
 

@@ -44,7 +44,7 @@ def shoot(app, view, name: str, path: Path, number: int, out: Path) -> Path:
         block = reviewer.snapshot().block("6D1E8BCA")
         start = block.text.index("Ireland")
         view.set_highlights([("6D1E8BCA", start, start + len("Ireland"))])
-        view.select_block("0853EFA8")
+        view.selection.select_block("0853EFA8")
     view.scroll_to_page(number)
     app.processEvents()
     out.mkdir(parents=True, exist_ok=True)

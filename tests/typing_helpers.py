@@ -36,14 +36,14 @@ def desk(qtbot, tmp_path: Path, source: Path = SAMPLE):
 
 def point_of(view, block_id: str, offset: int, after_deleted: bool = False) -> QPointF:
     """The viewport point of the caret position at accepted-view `offset` of a block, scrolled into view."""
-    entries = view._flow.block_entries(block_id)
+    entries = view.flow.block_entries(block_id)
     assert entries, f"block {block_id} is not laid out"
-    para = view._flow.entries[entries[0]][1].para
+    para = view.flow.entries[entries[0]][1].para
     display = display_offset(para, offset) if after_deleted or not offset else display_offset(para, offset, end=True)
-    display = max(display, text_start(view._flow.entries[entries[0]][1]))
-    index = next((i for i in entries if view._flow.entries[i][1].display_range[0] <= display
-                  < view._flow.entries[i][1].display_range[1]), entries[-1])
-    number, rect = view._flow.caret_rect(TextPos(index, display))
+    display = max(display, text_start(view.flow.entries[entries[0]][1]))
+    index = next((i for i in entries if view.flow.entries[i][1].display_range[0] <= display
+                  < view.flow.entries[i][1].display_range[1]), entries[-1])
+    number, rect = view.flow.caret_rect(TextPos(index, display))
     view.scroll_to_page(number)
     view._show_page_point(number, rect.center())
     return view.page_to_viewport(number, QPointF(rect.x(), rect.center().y()))
@@ -53,7 +53,7 @@ def click_at(qtbot, view, block_id: str, offset: int, modifier=Qt.NoModifier) ->
     """A real mouse click that puts the caret at accepted-view `offset` of a block."""
     point = point_of(view, block_id, offset)
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, modifier, point.toPoint())
-    mark = view.caret_mark()
+    mark = view.selection.caret_mark()
     assert mark is not None and mark.block_id == block_id and mark.offset == offset, (mark, block_id, offset)
 
 
@@ -105,5 +105,5 @@ def same_as_fresh_layout(window) -> None:
     layout = view.document_layout
     assert {b: [n for n, _f in layout.fragments_of(b)] for b in layout._block_pages} == \
         {b: [n for n, _f in fresh.fragments_of(b)] for b in fresh._block_pages}
-    flow = [(n, f.block_id, f.display_range) for n, f in view._flow.entries]
+    flow = [(n, f.block_id, f.display_range) for n, f in view.flow.entries]
     assert flow == [(p.number, f.block_id, f.display_range) for p in fresh.pages for f in p.body_fragments()]

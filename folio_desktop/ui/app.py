@@ -32,7 +32,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     window.show()
     if not offer_recovery(window, choose) and path:
         # a file that cannot be opened is explained in a dialog
-        window.open_copy(path) if as_copy else window.open_document(path)
+        window.files.open_copy(path) if as_copy else window.files.open_document(path)
     return window
 
 

@@ -74,9 +74,9 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
         assert chip.expanded and '"applied"' in chip.details.toPlainText()
         assert [t[0] for t in chip.targets] == ["op-replace", "op-insert"]
         chip.links.linkActivated.emit("show:0")
-        assert "Trial Period" in view.selection_text()
+        assert "Trial Period" in view.selection.selection_text()
         chip.show_target(1)
-        assert "License.  If the Product contains Software" in view.selection_text()
+        assert "License.  If the Product contains Software" in view.selection.selection_text()
 
         # what the server was sent
         first = api.requests[0].json
@@ -99,7 +99,7 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
     # the lawyer accepts "Trial" and rejects the inserted paragraph, clicking each in the pages
     block = plan["match"]["blockId"]
     trial = click_redline(qtbot, view, block, "inserted", "Trial")
-    assert window.current_change_id() == trial
+    assert window.commands.current_change_id() == trial
     window.accept_action.trigger()
     inserted = next(c for c in reviewer.get_changes() if c.type == "insertion")
     assert inserted.text == plan["insert"]["text"]
@@ -110,7 +110,7 @@ def test_a_review_turn_lands_as_tracked_changes_the_lawyer_resolves(qtbot, tmp_p
     assert window.modified and window.isWindowModified()
 
     out = tmp_path / "reviewed.docx"
-    assert window.save_document(out)
+    assert window.files.save_document(out)
     assert not window.modified and window.path == str(out)
     saved = DocxReviewer.open(out)
     assert [(c.type, c.text, c.author) for c in saved.get_changes()] == [("deletion", "Pilot", "Claude")]  # Claude's own name

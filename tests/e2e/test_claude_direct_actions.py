@@ -66,16 +66,16 @@ def test_explain_the_selected_clause_waits_for_a_selection(qtbot, tmp_path):
         window = open_window(qtbot, tmp_path, api.base_url)
         panel, view = window.chat, window.view
         explain = panel.quick_buttons["Explain the selected clause"]
-        view.clear_selection()
+        view.selection.clear_selection()
         assert not explain.isEnabled() and "Select the clause" in explain.toolTip()
         assert panel.quick_buttons["Issues list"].isEnabled()
         block = window.reviewer.snapshot().content_blocks[5]
-        assert view.select_block(block.id)
+        assert view.selection.select_block(block.id)
         assert explain.isEnabled()
         api.script(Reply([Text("It sets the pilot period.")]))
         with qtbot.waitSignal(panel.turnFinished, timeout=15_000):
             explain.click()
         sent = api.requests[0].json["messages"][0]["content"][-1]["text"]
         assert sent.startswith("Explain the clause I have selected") and "read_selection" not in sent
-        view.clear_selection()
+        view.selection.clear_selection()
         assert not explain.isEnabled()

@@ -194,7 +194,7 @@ def test_accept_and_reject_in_place_then_save_says_where(qtbot, pilot_pair, tmp_
     # a click on the difference selects it in the pages; Accept keeps "at once"
     with qtbot.waitSignal(panel.changeActivated, timeout=2_000):
         click_row(qtbot, panel, rows[0])
-    assert window.view.change_at_selection() == rows[0].shown.id and rows[0].shown.text == "immediately:"
+    assert window.view.selection.change_at_selection() == rows[0].shown.id and rows[0].shown.text == "immediately:"
     qtbot.mouseClick(panel.accept_button, Qt.LeftButton)
     assert [r.title for r in panel.rows] == [r.title for r in rows[1:]]
     assert not set(rows[0].ids) & {c.id for c in reviewer.get_changes()}

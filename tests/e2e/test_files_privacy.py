@@ -32,7 +32,7 @@ pytestmark = pytest.mark.timeout(120)
 
 def window_for(qtbot, tmp_path) -> ReviewWindow:
     window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1200, 800)
     qtbot.addWidget(window)
     window.show()
@@ -69,7 +69,7 @@ def test_the_bundled_sample_opens_as_an_untitled_copy_and_ctrl_s_asks_where(qtbo
     sample = sample_contract_path()
     before = hashlib.sha256(sample.read_bytes()).hexdigest()
     window = window_for(qtbot, tmp_path)
-    open_laid_out(qtbot, window, lambda: window.open_copy(sample))
+    open_laid_out(qtbot, window, lambda: window.files.open_copy(sample))
     assert window.path is None and window.windowTitle().startswith("sample_contract (copy).docx")
     block = window.reviewer.snapshot().content_blocks[3]
     assert window.review_actions.edit_paragraph(block.id, block.text + " Amended.")["applied"]
@@ -98,15 +98,15 @@ def test_save_as_with_privacy_says_what_it_removed_and_can_switch_to_the_copy(qt
     source = tmp_path / TRACKED.name
     source.write_bytes(TRACKED.read_bytes())
     window = window_for(qtbot, tmp_path)
-    open_laid_out(qtbot, window, lambda: window.open_document(source))
+    open_laid_out(qtbot, window, lambda: window.files.open_document(source))
     authors = {c.author for c in window.reviewer.get_changes()} | {c.author for c in window.reviewer.all_comments()}
     assert authors - {"Author"}
     copy = tmp_path / "for the other side.docx"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(copy), ""))
     offered = []
-    window.open_copy_chooser = lambda target, what: offered.append((target, what)) or False
+    window.files.open_copy_chooser = lambda target, what: offered.append((target, what)) or False
     answer_save_options(qtbot, ("remove-attribution", "remove-timestamps"), anonymise=True)
-    assert window.save_as_dialog()
+    assert window.files.save_as_dialog()
     [(target, what)] = offered
     assert target == str(copy)
     assert what == ("without the author and last-modified names and the created and modified dates, with every "
@@ -124,7 +124,7 @@ def test_save_as_with_privacy_says_what_it_removed_and_can_switch_to_the_copy(qt
 
     # the same again, choosing the copy: the window now works on it
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "second.docx"), ""))
-    window.open_copy_chooser = None
+    window.files.open_copy_chooser = None
 
     def open_the_copy():
         box = next((w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()), None)
@@ -136,7 +136,7 @@ def test_save_as_with_privacy_says_what_it_removed_and_can_switch_to_the_copy(qt
 
     answer_save_options(qtbot, keep_comments=False)
     QTimer.singleShot(400, open_the_copy)
-    assert window.save_as_dialog()
+    assert window.files.save_as_dialog()
     qtbot.waitUntil(lambda: window.path == str(tmp_path / "second.docx"), timeout=10_000)
     assert window.reviewer.get_comments() == []
 
@@ -179,10 +179,10 @@ def test_new_files_get_the_users_usual_permissions_and_private_ones_stay_private
     source = tmp_path / "doc.docx"
     source.write_bytes(TRACKED.read_bytes())
     window = window_for(qtbot, tmp_path)
-    open_laid_out(qtbot, window, lambda: window.open_document(source))
+    open_laid_out(qtbot, window, lambda: window.files.open_document(source))
     targets = iter([tmp_path / "redline.pdf", tmp_path / "audit.html"])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(next(targets)), ""))
-    assert window.export_pdf_dialog() and window.export_audit_html_dialog()
+    assert window.files.export_pdf_dialog() and window.files.export_audit_html_dialog()
     for name in ("redline.pdf", "audit.html"):
         assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == expected, name
 
@@ -201,8 +201,8 @@ def test_a_missing_font_is_named_with_its_substitute_once_per_document(qtbot, tm
     path = tmp_path / "inter.docx"
     path.write_bytes(build_docx(body))
     window = window_for(qtbot, tmp_path)
-    open_laid_out(qtbot, window, lambda: window.open_document(path))
-    notice = window.font_notice
+    open_laid_out(qtbot, window, lambda: window.files.open_document(path))
+    notice = window.files.font_notice
     assert notice.isVisible()
     used = window.view.document_layout.font_substitutions["Inter"]
     assert notice.label.text().startswith(f"The font Inter is not installed on this computer: the pages use {used}")
@@ -213,5 +213,5 @@ def test_a_missing_font_is_named_with_its_substitute_once_per_document(qtbot, tm
     assert not notice.isVisible()  # told once, not after every relayout
     clean = tmp_path / "clean.docx"
     clean.write_bytes(build_docx('<w:p><w:r><w:t>Plain.</w:t></w:r></w:p>'))
-    open_laid_out(qtbot, window, lambda: window.open_document(clean))
+    open_laid_out(qtbot, window, lambda: window.files.open_document(clean))
     assert not notice.isVisible()

@@ -44,21 +44,21 @@ def test_go_to_page_with_ctrl_g(qtbot, tmp_path):
     window = desk(qtbot, tmp_path, PILOT)
     view = window.view
     asked = []
-    window.ask_page_number = lambda count, current: asked.append((count, current)) or 4
+    window.commands.ask_page_number = lambda count, current: asked.append((count, current)) or 4
     qtbot.keyClick(view.viewport(), Qt.Key_G, Qt.ControlModifier)
     assert asked == [(5, 1)]
-    assert view.caret_page() == 4 and view.current_page() == 4
+    assert view.selection.caret_page() == 4 and view.current_page() == 4
     first = next(f for f in view.pages[3].body_fragments())
-    assert view.caret_mark().block_id == first.block_id
+    assert view.selection.caret_mark().block_id == first.block_id
     assert status(qtbot, window) == "Page 4 of 5"
-    at = view.caret_mark().offset
+    at = view.selection.caret_mark().offset
     assert at == first.accepted_range[0]  # the page's first text (a paragraph may run on from page 3)
     qtbot.keyClicks(view.viewport(), "Q")  # the caret is a real one: typing goes there
     assert window.reviewer.snapshot().block(first.block_id).text[at] == "Q"
     assert [s.toString() for s in window.find_next_action.shortcuts()] == ["F3"]  # Ctrl+G is Go to, as in Word
-    assert not window.go_to_page(9) and "There is no page 9" in window.statusBar().currentMessage()
-    window.ask_page_number = lambda count, current: None  # cancelled
-    assert not window.go_to_page_dialog() and view.caret_page() == 4
+    assert not window.commands.go_to_page(9) and "There is no page 9" in window.statusBar().currentMessage()
+    window.commands.ask_page_number = lambda count, current: None  # cancelled
+    assert not window.commands.go_to_page_dialog() and view.selection.caret_page() == 4
 
 
 def test_home_and_end_stay_on_the_line_and_ctrl_end_goes_to_the_very_end(qtbot, tmp_path):
@@ -66,23 +66,23 @@ def test_home_and_end_stay_on_the_line_and_ctrl_end_goes_to_the_very_end(qtbot, 
     view = window.view
     block = body_block_on(view, 2)
     click_at(qtbot, view, block, 0)
-    number, line_top = view.caret_page(), view._flow.caret_rect(view._caret)[1].top()
+    number, line_top = view.selection.caret_page(), view.flow.caret_rect(view.selection.caret)[1].top()
     qtbot.keyClick(view.viewport(), Qt.Key_End)
-    assert view.caret_page() == number and view._flow.caret_rect(view._caret)[1].top() == line_top
-    assert 0 < view.caret_mark().offset < len(window.reviewer.snapshot().block(block).text)
+    assert view.selection.caret_page() == number and view.flow.caret_rect(view.selection.caret)[1].top() == line_top
+    assert 0 < view.selection.caret_mark().offset < len(window.reviewer.snapshot().block(block).text)
     qtbot.keyClick(view.viewport(), Qt.Key_Home)
-    assert view.caret_mark().offset == 0
+    assert view.selection.caret_mark().offset == 0
     # Ctrl+End while the document is laid out again from the start: the last page, not the last laid out
     view.relayout()
     assert view.is_laying_out and len(view.pages) < 75
     qtbot.keyClick(view.viewport(), Qt.Key_End, Qt.ControlModifier)
     assert not view.is_laying_out and len(view.pages) == 75
     last = window.reviewer.snapshot().blocks[-1]
-    assert view.caret_mark().block_id == last.id and view.caret_mark().offset == len(last.text)
-    assert view.caret_page() == 75 and view.current_page() >= 74
+    assert view.selection.caret_mark().block_id == last.id and view.selection.caret_mark().offset == len(last.text)
+    assert view.selection.caret_page() == 75 and view.current_page() >= 74
     assert status(qtbot, window) == "Page 75 of 75"
     qtbot.keyClick(view.viewport(), Qt.Key_Home, Qt.ControlModifier)
-    assert view.caret_page() == 1 and view.verticalScrollBar().value() < view.page_rect(2).top() + \
+    assert view.selection.caret_page() == 1 and view.verticalScrollBar().value() < view.page_rect(2).top() + \
         view.verticalScrollBar().value()
 
 

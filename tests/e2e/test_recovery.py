@@ -29,11 +29,11 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from folio_desktop.ui.desk.window import ReviewWindow
 window = ReviewWindow()
-window.ask_before_discarding = False
+window.files.ask_before_discarding = False
 window.show()
-assert window.open_document(sys.argv[1])
-assert window.autosaver.interval_ms == 300, window.autosaver.interval_ms
-window.autosaver.saved.connect(lambda path: print("AUTOSAVED", path, flush=True))
+assert window.files.open_document(sys.argv[1])
+assert window.files.autosaver.interval_ms == 300, window.files.autosaver.interval_ms
+window.files.autosaver.saved.connect(lambda path: print("AUTOSAVED", path, flush=True))
 block = next(b for b in window.reviewer.snapshot().blocks if "Pilot Period" in b.text)
 window.review_actions.edit_paragraph(block.id, block.text.replace("Pilot Period", "Trial Period", 1))
 print("EDITED", flush=True)
@@ -49,11 +49,11 @@ def copy_pilot(tmp_path) -> Path:
 
 def open_window(qtbot, tmp_path, path) -> ReviewWindow:
     window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     qtbot.addWidget(window)
     window.show()
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(path)
+        assert window.files.open_document(path)
     return window
 
 
@@ -107,7 +107,7 @@ def test_a_killed_session_is_offered_back_and_restoring_gives_the_edit_back(qtbo
     offered = []
     window = desk_app.start_window(choose=lambda _w, entry: offered.append(entry) or RESTORE)
     qtbot.addWidget(window)
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     assert [e.original_path for e in offered] == [str(document)]
     assert window.path == str(document) and window.modified and window.isWindowModified()
     assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
@@ -115,34 +115,34 @@ def test_a_killed_session_is_offered_back_and_restoring_gives_the_edit_back(qtbo
     assert window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()]
 
     # saving it keeps the edit in the file and removes the recovery copy
-    assert window.save_document()
+    assert window.files.save_document()
     assert [(c.type, c.text) for c in DocxReviewer.open(document).get_changes()] == [
         ("deletion", "Pilot"), ("insertion", "Trial")]
-    assert not Path(saved).exists() and window.recovery.entries() == []
+    assert not Path(saved).exists() and window.files.recovery.entries() == []
 
 
 def test_discard_drops_a_recovery_copy_and_later_keeps_it(qtbot, tmp_path, monkeypatch):
     document = copy_pilot(tmp_path)
     window = open_window(qtbot, tmp_path, document)
     edit(window)
-    written = Path(window.autosaver.save_now())
+    written = Path(window.files.autosaver.save_now())
     assert written.is_file() and written.with_suffix(".json").is_file()
     window.close()  # a clean close (the lawyer dropped the work): no copy is left
     assert not written.exists()
 
     window = open_window(qtbot, tmp_path, document)
     edit(window)
-    window.autosaver.save_now()
-    window.autosaver.stop()
+    window.files.autosaver.save_now()
+    window.files.autosaver.stop()
     window.hide()  # as if killed: no close event
     monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
     later = desk_app.start_window(choose=lambda _w, _e: LATER)
     qtbot.addWidget(later)
-    assert later.reviewer is None and len(later.recovery.entries()) == 1  # kept for the next start
+    assert later.reviewer is None and len(later.files.recovery.entries()) == 1  # kept for the next start
     later.close()
     again = desk_app.start_window(choose=lambda _w, _e: DISCARD, path=str(document))
     qtbot.addWidget(again)
-    assert again.recovery.entries() == [] and again.path == str(document) and not again.modified
+    assert again.files.recovery.entries() == [] and again.path == str(document) and not again.modified
     assert tracked(again) == []
 
 
@@ -150,8 +150,8 @@ def test_restoring_over_a_file_changed_since_asks_before_replacing_it(qtbot, tmp
     document = copy_pilot(tmp_path)
     window = open_window(qtbot, tmp_path, document)
     edit(window)
-    window.autosaver.save_now()
-    window.autosaver.stop()
+    window.files.autosaver.save_now()
+    window.files.autosaver.stop()
     window.hide()
     outside = DocxReviewer.open(document)
     outside.add_comment(outside.snapshot().blocks[3].id, "Changed by someone else.")
@@ -159,24 +159,24 @@ def test_restoring_over_a_file_changed_since_asks_before_replacing_it(qtbot, tmp
     monkeypatch.setenv("FOLIO_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
     restored = desk_app.start_window(choose=lambda _w, _e: RESTORE)
     qtbot.addWidget(restored)
-    restored.ask_before_discarding = False
+    restored.files.ask_before_discarding = False
     assert tracked(restored) == [("deletion", "Pilot"), ("insertion", "Trial")]
     asked = []
-    monkeypatch.setattr(restored, "ask_save_conflict", lambda target: asked.append(target) or "cancel")
-    assert not restored.save_document()
+    monkeypatch.setattr(restored.files, "ask_save_conflict", lambda target: asked.append(target) or "cancel")
+    assert not restored.files.save_document()
     assert asked == [str(document)] and restored.modified
     assert DocxReviewer.open(document).get_comments()  # the other program's version is still there
 
 
 def test_a_clean_save_removes_the_recovery_copy(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, copy_pilot(tmp_path))
-    assert window.autosaver.save_now() is None  # nothing unsaved: nothing written
+    assert window.files.autosaver.save_now() is None  # nothing unsaved: nothing written
     edit(window)
-    written = Path(window.autosaver.save_now())
+    written = Path(window.files.autosaver.save_now())
     assert written.is_file()
-    assert window.save_document()
-    assert not written.exists() and window.recovery.entries() == []
-    assert window.autosaver.save_now() is None
+    assert window.files.save_document()
+    assert not written.exists() and window.files.recovery.entries() == []
+    assert window.files.autosaver.save_now() is None
 
 
 def warnings(monkeypatch) -> list[str]:
@@ -192,12 +192,12 @@ def test_a_read_only_file_is_explained_and_the_work_stays_open(qtbot, tmp_path, 
     edit(window)
     document.chmod(0o444)
     shown = warnings(monkeypatch)
-    assert not window.save_document()
+    assert not window.files.save_document()
     assert len(shown) == 1 and str(document) in shown[0] and "read-only" in shown[0] and "Save As" in shown[0]
     assert window.modified and tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
     assert document.read_bytes() == before
     other = tmp_path / "copy.docx"
-    assert window.save_document(other) and not window.modified  # Save As elsewhere works
+    assert window.files.save_document(other) and not window.modified  # Save As elsewhere works
 
 
 @pytest.mark.parametrize(("code", "words"), [(errno.ENOSPC, "disk is full"), (errno.EROFS, "read-only drive"),
@@ -213,13 +213,13 @@ def test_a_failed_write_is_explained_and_the_work_stays_open(qtbot, tmp_path, mo
 
     monkeypatch.setattr("folio_desktop.docx.package.opc.atomic_write", fail)  # the one write seam
     shown = warnings(monkeypatch)
-    assert not window.save_document()
+    assert not window.files.save_document()
     assert len(shown) == 1 and words in shown[0] and str(document) in shown[0]
     assert "still open" in shown[0] and "Traceback" not in shown[0]
     assert window.modified and window.isVisible() and document.read_bytes() == before
     assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
-    assert window.autosaver.save_now() is not None  # the recovery copy still protects the work
-    assert [e.original_path for e in window.recovery.entries()] == [str(document)]
+    assert window.files.autosaver.save_now() is not None  # the recovery copy still protects the work
+    assert [e.original_path for e in window.files.recovery.entries()] == [str(document)]
 
 
 def test_opening_a_file_with_unsaved_work_from_a_crash_offers_it_first(qtbot, tmp_path):
@@ -228,42 +228,42 @@ def test_opening_a_file_with_unsaved_work_from_a_crash_offers_it_first(qtbot, tm
     document = copy_pilot(tmp_path)
     crashed = open_window(qtbot, tmp_path, document)
     edit(crashed)
-    crashed.autosaver.save_now()
-    crashed.autosaver.stop()
+    crashed.files.autosaver.save_now()
+    crashed.files.autosaver.stop()
     crashed.hide()  # as if killed
     edited = tracked(crashed)
     assert edited
 
     # Later: the file opens as saved; the copy is kept aside and the new session's autosave leaves it alone
     window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     qtbot.addWidget(window)
     asked = []
-    window.recovery_chooser = lambda _w, entry: asked.append(entry.name) or LATER
+    window.files.recovery_chooser = lambda _w, entry: asked.append(entry.name) or LATER
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(document)
+        assert window.files.open_document(document)
     assert asked == [document.name] and tracked(window) == []
     block = window.reviewer.snapshot().content_blocks[3]
     window.review_actions.insert_paragraph_after(block.id, "Another session's clause.")
-    window.autosaver.save_now()
-    kept = [e for e in window.recovery.entries() if e.key != window.recovery.key_for(str(document))]
+    window.files.autosaver.save_now()
+    kept = [e for e in window.files.recovery.entries() if e.key != window.files.recovery.key_for(str(document))]
     assert len(kept) == 1 and kept[0].original_path == str(document)
     assert "Another session" not in DocxReviewer.from_bytes(kept[0].read()).get_content_as_text(annotated=True)
-    window.autosaver.stop()
+    window.files.autosaver.stop()
     window.hide()
 
     # Restore: opening the file again brings the crashed session's edit back
     third = ReviewWindow(make_settings(tmp_path, None))
-    third.ask_before_discarding = False
+    third.files.ask_before_discarding = False
     qtbot.addWidget(third)
     offered = []
 
     def choose(_w, entry):  # drop the second session's copy, restore the crashed one set aside
         offered.append(entry.key)
-        return DISCARD if entry.key == third.recovery.key_for(str(document)) else RESTORE
+        return DISCARD if entry.key == third.files.recovery.key_for(str(document)) else RESTORE
 
-    third.recovery_chooser = choose
-    assert third.open_document(document)
+    third.files.recovery_chooser = choose
+    assert third.files.open_document(document)
     qtbot.waitUntil(lambda: third.view.document_layout is not None, timeout=10_000)
     assert third.modified and tracked(third) == edited
     assert len(offered) in (1, 2) and len(set(offered)) == len(offered)

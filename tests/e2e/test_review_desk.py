@@ -33,7 +33,7 @@ LAWYER = "Lawyer"
 
 def new_window(qtbot, tmp_path, base_url=None, size=(1300, 850)) -> ReviewWindow:
     window = ReviewWindow(make_settings(tmp_path, base_url))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     if size:
         window.resize(*size)
     qtbot.addWidget(window)
@@ -53,7 +53,7 @@ def copy_of(tmp_path, source):
 def open_desk(qtbot, tmp_path, source=PILOT, base_url=None) -> ReviewWindow:
     window = new_window(qtbot, tmp_path, base_url)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(copy_of(tmp_path, source))
+        assert window.files.open_document(copy_of(tmp_path, source))
     return window
 
 
@@ -157,8 +157,8 @@ def test_open_from_recent_files_and_by_dropping_a_file(qtbot, tmp_path):
     window = new_window(qtbot, tmp_path)
     gone = tmp_path / "gone.docx"
     shutil.copyfile(PILOT, gone)
-    window.recent.add(gone)
-    assert window.recent.add(pilot) == [str(pilot), str(gone)]
+    window.files.recent.add(gone)
+    assert window.files.recent.add(pilot) == [str(pilot), str(gone)]
     gone.unlink()  # listed, missing now: pruned from the menu
     item = menu_action(window, "File", "Open Recent", f"1 {pilot.name}")
     assert [a.text() for a in window.recent_menu.actions() if a.data()] == [f"&1 {pilot.name}"]
@@ -175,13 +175,13 @@ def test_open_from_recent_files_and_by_dropping_a_file(qtbot, tmp_path):
         assert drop(window, demo)
     assert window.path == str(demo) and len(window.reviewer.get_changes()) == 6
     assert window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()]
-    assert window.recent.paths() == [str(demo), str(pilot)]
+    assert window.files.recent.paths() == [str(demo), str(pilot)]
     assert window.windowTitle().startswith(demo.name)
     versions = [tmp_path / f"v{n}.docx" for n in range(10)]
     for version in versions:
         shutil.copyfile(PILOT, version)
-        window.recent.add(version)
-    assert window.recent.paths() == [str(v) for v in reversed(versions)][:8]  # at most eight, newest first
+        window.files.recent.add(version)
+    assert window.files.recent.paths() == [str(v) for v in reversed(versions)][:8]  # at most eight, newest first
 
 
 # -- find -----------------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_find_with_ctrl_f_counts_and_steps_through_hits(qtbot, tmp_path):
     assert expected >= 2 and bar.count_label.text() == f"1 of {expected}"
     qtbot.keyClick(bar.field, Qt.Key_Return)
     assert bar.count_label.text() == f"2 of {expected}"
-    assert window.view.selection_text().lower() == "pilot period"
+    assert window.view.selection.selection_text().lower() == "pilot period"
     bar.match_case.setChecked(True)
     assert bar.count_label.text() == "No matches"  # the contract writes "Pilot Period"
     bar.match_case.setChecked(False)
@@ -218,10 +218,10 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
     assert len(census) == 6
 
     key(qtbot, window, "Ctrl+.")
-    assert panel.selected_change_ids() == [census[0].id] and window.current_change_id() == census[0].id
+    assert panel.selected_change_ids() == [census[0].id] and window.commands.current_change_id() == census[0].id
     key(qtbot, window, "Ctrl+.")
     assert panel.selected_change_ids() == [census[1].id] and census[1].type == "insertion"
-    assert view.selection_text() == census[1].text  # the change is selected in the pages too
+    assert view.selection.selection_text() == census[1].text  # the change is selected in the pages too
     key(qtbot, window, "Ctrl+,")
     assert panel.selected_change_ids() == [census[0].id]
 
@@ -236,7 +236,7 @@ def test_next_previous_accept_from_the_panel_reject_by_shortcut_undo_and_redo(qt
 
     # reject the next one with the shortcut, after choosing it with Ctrl+.
     key(qtbot, window, "Ctrl+.")
-    chosen = window.current_change_id()
+    chosen = window.commands.current_change_id()
     inserted = next(c for c in reviewer.get_changes() if c.id == chosen)
     key(qtbot, window, "Ctrl+Shift+R")
     assert (inserted.type, inserted.text) not in changes(window) and len(changes(window)) == 4
@@ -325,8 +325,8 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     # Replace selection (Ctrl+H): a word selected in the pages
     target = block_containing(window, "Common Paper")
     start = target.text.index("Common Paper")
-    assert window.view.select_range(target.id, start, start + len("Common Paper"))
-    assert window.view.selection_text() == "Common Paper"
+    assert window.view.selection.select_range(target.id, start, start + len("Common Paper"))
+    assert window.view.selection.selection_text() == "Common Paper"
     on_dialog(type_and_accept("Standard Paper"))
     key(qtbot, window, "Ctrl+H")
     assert ("insertion", "Standard") in changes(window, LAWYER)
@@ -362,7 +362,7 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
     assert panel.isVisible() and reviewer.get_comments() == []
     block = block_containing(window, "Pilot Period")
     start = block.text.index("Pilot Period")
-    window.view.select_range(block.id, start, start + len("Pilot Period"))
+    window.view.selection.select_range(block.id, start, start + len("Pilot Period"))
 
     # add from the panel's field, on the selected words
     qtbot.keyClicks(panel.add_field, "Is thirty days enough?")
@@ -386,7 +386,7 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
 
     # Add comment… (Ctrl+Alt+M) on another selection, through the dialog
     other = block_containing(window, "License.  If the Product")
-    window.view.select_range(other.id, 0, len("License."))
+    window.view.selection.select_range(other.id, 0, len("License."))
     on_dialog(type_and_accept("Which licence?"))
     key(qtbot, window, "Ctrl+Alt+M")
     assert [(c.text, c.anchored_text) for c in reviewer.get_comments()][-1] == ("Which licence?", "License.")
@@ -397,11 +397,11 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
     assert panel.isVisible() and panel.selected_comment_id() == thread.id
 
     # clicking a thread selects its anchor in the pages
-    window.view.clear_selection()
+    window.view.selection.clear_selection()
     item = panel.item_for(thread.id)
     rect = panel.tree.visualItemRect(item)
     qtbot.mouseClick(panel.tree.viewport(), Qt.LeftButton, pos=rect.center())
-    assert window.view.selection_text() == "Pilot Period"
+    assert window.view.selection.selection_text() == "Pilot Period"
     actions = [e["action"] for e in window.audit.entries if e["kind"] == "comment"]
     assert actions == ["add", "reply", "resolve", "reopen", "add"]
 
@@ -425,7 +425,7 @@ def test_compare_two_versions_from_the_file_menu(qtbot, tmp_path, monkeypatch):
     answers = iter([(str(base), ""), (str(revised), "")])
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: next(answers))
     menu_action(window, "File", "Compare…").trigger()
-    [compare] = window.compare_windows
+    [compare] = window.files.compare_windows
     qtbot.addWidget(compare)
     assert isinstance(compare, CompareWindow) and compare.isVisible()
     assert [(c.type, c.text) for c in compare.reviewer.get_changes()] == [("deletion", "Pilot"), ("insertion", "Trial")]
@@ -478,7 +478,7 @@ def test_save_as_with_privacy_options_and_comments_stripped(qtbot, tmp_path, mon
 
     shown = on_dialog(options)
     offered = []
-    window.open_copy_chooser = lambda target, what: offered.append(what) or False  # keep working here
+    window.files.open_copy_chooser = lambda target, what: offered.append(what) or False  # keep working here
     key(qtbot, window, "Ctrl+Shift+S")
     assert shown, "the options dialog did not open"
     assert offered == ["without the author and last-modified names, the created and modified dates, the title, "
@@ -537,7 +537,7 @@ def test_window_layout_is_restored_in_a_second_window(qtbot, tmp_path):
 
 def test_closing_with_unsaved_work_asks_and_cancel_keeps_it_open(qtbot, tmp_path, monkeypatch):
     window = open_desk(qtbot, tmp_path)
-    window.ask_before_discarding = True
+    window.files.ask_before_discarding = True
     window.review_actions.delete_paragraph(block_containing(window, "“Customer Content” means").id)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Cancel)
@@ -590,13 +590,13 @@ def test_a_full_review_saves_what_word_readers_expect_and_an_audit_log(qtbot, tm
     qtbot.mouseClick(window.changes.accept_button, Qt.LeftButton)
     inserted = next(c for c in reviewer.get_changes() if c.text == plan["insert"]["text"])
     window.changes.select_change(inserted.id)
-    window.show_change(inserted.id)
+    window.commands.show_change(inserted.id)
     key(qtbot, window, "Ctrl+Shift+R")
     edited = block_containing(window, "Common Paper")
     put_caret_in(window, edited.id)
     on_dialog(type_and_accept(edited.text.replace("Common Paper", "Standard Paper", 1)))
     key(qtbot, window, "F2")
-    window.view.select_range(edited.id, 0, 5)
+    window.view.selection.select_range(edited.id, 0, 5)
     window.comments.add_field.setText("Check the defined terms.")
     qtbot.keyClick(window.comments.add_field, Qt.Key_Return)
     key(qtbot, window, "Ctrl+S")
@@ -665,7 +665,7 @@ def test_the_audit_log_follows_the_document_to_its_new_name(qtbot, tmp_path):
     before = [e["kind"] for e in window.audit.entries]
     old_log = window.audit.path
     target = tmp_path / "renamed.docx"
-    assert window.save_document(target)
+    assert window.files.save_document(target)
     assert window.audit.path != old_log and window.audit.document_path == str(target)
     kinds = [e["kind"] for e in window.audit.entries]
     assert kinds[:len(before)] == before and kinds[len(before):] == ["save_as", "save"]

@@ -67,10 +67,10 @@ def test_clicking_the_status_bar_indicator_turns_it_back_on(qtbot, tmp_path):
 
 def test_the_paragraph_dialogs_follow_the_switch(qtbot, tmp_path):
     window = desk(qtbot, tmp_path)
-    window.set_track_changes(False)
+    window.commands.set_track_changes(False)
     click_at(qtbot, window.view, PURPOSE, 0)
-    window.ask_text = lambda *a, **k: "The Purpose is a supply relationship."
-    assert window.edit_paragraph()
+    window.commands.ask_text = lambda *a, **k: "The Purpose is a supply relationship."
+    assert window.commands.edit_paragraph()
     assert text_of(window, PURPOSE) == "The Purpose is a supply relationship."
     assert changes_of(window.reviewer, PURPOSE) == []
     assert window.statusBar().currentMessage() == "Edited the paragraph directly: Track Changes is off."
@@ -78,7 +78,7 @@ def test_the_paragraph_dialogs_follow_the_switch(qtbot, tmp_path):
 
 def test_claudes_edits_stay_tracked_with_the_switch_off(qtbot, tmp_path):
     window = desk(qtbot, tmp_path)
-    window.set_track_changes(False)
+    window.commands.set_track_changes(False)
     text = text_of(window, PURPOSE)
     result = window.bridge.apply_document_operations({"version": 1, "operations": [
         {"type": "replaceInBlock", "blockId": PURPOSE, "find": "possible", "replace": "prospective"}]})

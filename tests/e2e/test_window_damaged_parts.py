@@ -72,14 +72,14 @@ def answer_save_options(qtbot, tick_repair: bool = False, tick: tuple[str, ...] 
 def test_the_notice_names_the_damaged_part_and_ctrl_s_keeps_it_as_read(qtbot, tmp_path, damaged):
     path, theme_as_read = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
-    notice = window.warnings_notice
+    notice = window.files.warnings_notice
     assert notice.isVisible() and notice.geometry().bottom() <= window.view.geometry().top()
     text = notice.label.text()
     assert text.startswith("This document opened with a warning:\n• The theme word/theme/theme1.xml is damaged")
     assert "Saving keeps the theme word/theme/theme1.xml as it was read, so nothing is lost." in text
     button = notice.action_button
     assert button.isVisible() and button.text() == "Repair when saving" and not button.isChecked()
-    assert window.damaged_parts == KEEP
+    assert window.files.damaged_parts == KEEP
 
     edit_a_paragraph(window)
     press(qtbot, window, Qt.Key_S, Qt.ControlModifier)
@@ -94,9 +94,9 @@ def test_the_notice_names_the_damaged_part_and_ctrl_s_keeps_it_as_read(qtbot, tm
 def test_repair_when_saving_writes_a_sound_part_and_the_file_reopens_clean(qtbot, tmp_path, damaged):
     path, _theme = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
-    notice = window.warnings_notice
+    notice = window.files.warnings_notice
     qtbot.mouseClick(notice.action_button, Qt.LeftButton)
-    assert notice.action_button.isChecked() and window.damaged_parts == REBUILD
+    assert notice.action_button.isChecked() and window.files.damaged_parts == REBUILD
     assert "Saving will replace the theme word/theme/theme1.xml with a minimal sound part" in notice.label.text()
 
     edit_a_paragraph(window)
@@ -109,36 +109,36 @@ def test_repair_when_saving_writes_a_sound_part_and_the_file_reopens_clean(qtbot
 
     # clicked again: back to keeping it as read, for the next save
     qtbot.mouseClick(notice.action_button, Qt.LeftButton)
-    assert window.damaged_parts == KEEP and "Saving keeps the theme" in notice.label.text()
+    assert window.files.damaged_parts == KEEP and "Saving keeps the theme" in notice.label.text()
 
 
 def test_every_damaged_part_is_named_and_the_next_document_puts_the_notice_away(qtbot, tmp_path):
     path = tmp_path / "two parts.docx"
     path.write_bytes(cut_short(PILOT.read_bytes(), THEME, SETTINGS))
     window = open_window(qtbot, tmp_path, None, source=path)
-    text = window.warnings_notice.label.text()
+    text = window.files.warnings_notice.label.text()
     assert text.startswith("This document opened with 2 warnings:")
     assert "• The theme word/theme/theme1.xml is damaged" in text
     assert "• The settings part word/settings.xml is damaged" in text
     assert "Saving keeps the settings part word/settings.xml and the theme word/theme/theme1.xml as they were read" \
         in text  # in the package's order
-    qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)
-    assert window.damaged_parts == REBUILD
+    qtbot.mouseClick(window.files.warnings_notice.action_button, Qt.LeftButton)
+    assert window.files.damaged_parts == REBUILD
 
     clean = tmp_path / PILOT.name
     clean.write_bytes(PILOT.read_bytes())
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(clean)
-    assert not window.warnings_notice.isVisible() and window.damaged_parts == KEEP
+        assert window.files.open_document(clean)
+    assert not window.files.warnings_notice.isVisible() and window.files.damaged_parts == KEEP
 
 
 def test_the_close_button_dismisses_the_notice_and_the_choice_stays(qtbot, tmp_path, damaged):
     path, _theme = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
-    qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)
-    qtbot.mouseClick(window.warnings_notice.close_button, Qt.LeftButton)
-    assert not window.warnings_notice.isVisible() and window.damaged_parts == REBUILD
-    assert window.save_document()
+    qtbot.mouseClick(window.files.warnings_notice.action_button, Qt.LeftButton)
+    qtbot.mouseClick(window.files.warnings_notice.close_button, Qt.LeftButton)
+    assert not window.files.warnings_notice.isVisible() and window.files.damaged_parts == REBUILD
+    assert window.files.save_document()
     assert_sound_theme(path.read_bytes())
 
 
@@ -158,24 +158,24 @@ def test_save_as_offers_the_repair_and_its_choice_becomes_the_documents(qtbot, t
     assert window.path == str(target)  # repairing alone does not make the file a copy
     assert_sound_theme(target.read_bytes())
     assert DocxReviewer.open(target).open_warnings == []
-    assert window.damaged_parts == REBUILD and window.warnings_notice.action_button.isChecked()
+    assert window.files.damaged_parts == REBUILD and window.files.warnings_notice.action_button.isChecked()
 
 
 def test_a_copy_without_comments_carries_the_choice(qtbot, tmp_path, damaged, monkeypatch):
     path, theme_as_read = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
-    window.open_copy_chooser = lambda target, what: False
+    window.files.open_copy_chooser = lambda target, what: False
     copy = tmp_path / "copy.docx"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(copy), ""))
     seen = []
     answer_save_options(qtbot, tick=("remove-attribution",), seen=seen)
-    assert window.save_as_dialog()
+    assert window.files.save_as_dialog()
     assert seen == [("Repair the damaged part (the theme word/theme/theme1.xml)", False)]
     assert window.path == str(path) and entry(copy.read_bytes(), THEME) == theme_as_read
 
-    qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)  # the dialog opens ticked now
+    qtbot.mouseClick(window.files.warnings_notice.action_button, Qt.LeftButton)  # the dialog opens ticked now
     answer_save_options(qtbot, tick=("remove-attribution",), seen=seen)
-    assert window.save_as_dialog()
+    assert window.files.save_as_dialog()
     assert seen[-1] == ("Repair the damaged part (the theme word/theme/theme1.xml)", True)
     assert_sound_theme(copy.read_bytes())
     assert "with its damaged parts repaired" in window.statusBar().currentMessage()
@@ -183,11 +183,11 @@ def test_a_copy_without_comments_carries_the_choice(qtbot, tmp_path, damaged, mo
 
 def test_a_sound_document_is_not_offered_the_repair(qtbot, tmp_path, monkeypatch):
     window = open_window(qtbot, tmp_path, None)
-    assert not window.warnings_notice.isVisible()
+    assert not window.files.warnings_notice.isVisible()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "other.docx"), ""))
     seen = []
     answer_save_options(qtbot, seen=seen)
-    assert window.save_as_dialog()
+    assert window.files.save_as_dialog()
     assert seen == [None]
 
 
@@ -195,10 +195,10 @@ def test_the_recovery_copy_is_written_as_the_lawyer_chose(qtbot, tmp_path, damag
     path, theme_as_read = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
     edit_a_paragraph(window)
-    written = window.autosaver.save_now()
+    written = window.files.autosaver.save_now()
     assert written and entry(Path(written).read_bytes(), THEME) == theme_as_read
-    qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)
-    written = window.autosaver.save_now()
+    qtbot.mouseClick(window.files.warnings_notice.action_button, Qt.LeftButton)
+    written = window.files.autosaver.save_now()
     assert_sound_theme(Path(written).read_bytes())
 
 
@@ -206,16 +206,16 @@ def test_a_restored_recovery_copy_tells_its_warnings_again(qtbot, tmp_path, dama
     path, _theme = damaged
     window = open_window(qtbot, tmp_path, None, source=path)
     edit_a_paragraph(window)
-    qtbot.mouseClick(window.warnings_notice.action_button, Qt.LeftButton)
-    qtbot.mouseClick(window.warnings_notice.close_button, Qt.LeftButton)
-    window.set_repair_damaged(False)  # the copy keeps the part as read, so it is damaged again when restored
-    window.autosaver.save_now()
-    pending = next(e for e in window.recovery.entries() if e.original_path == str(path))
-    window.set_repair_damaged(True)
+    qtbot.mouseClick(window.files.warnings_notice.action_button, Qt.LeftButton)
+    qtbot.mouseClick(window.files.warnings_notice.close_button, Qt.LeftButton)
+    window.files.set_repair_damaged(False)  # the copy keeps the part as read, so it is damaged again when restored
+    window.files.autosaver.save_now()
+    pending = next(e for e in window.files.recovery.entries() if e.original_path == str(path))
+    window.files.set_repair_damaged(True)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_recovered(pending)
-    assert window.warnings_notice.isVisible() and THEME in window.warnings_notice.label.text()
-    assert window.damaged_parts == KEEP and not window.warnings_notice.action_button.isChecked()
+        assert window.files.open_recovered(pending)
+    assert window.files.warnings_notice.isVisible() and THEME in window.files.warnings_notice.label.text()
+    assert window.files.damaged_parts == KEEP and not window.files.warnings_notice.action_button.isChecked()
 
 
 # -- Strict Open XML --------------------------------------------------------------------------------------
@@ -225,12 +225,12 @@ def test_a_strict_document_says_it_will_be_saved_as_a_standard_one(qtbot, tmp_pa
     copy = tmp_path / "strict.docx"
     copy.write_bytes(STRICT.read_bytes())  # not the mode: the corpus may be read-only
     window = open_window(qtbot, tmp_path, None, source=copy)
-    notice = window.warnings_notice
+    notice = window.files.warnings_notice
     assert notice.isVisible() and not notice.action_button.isVisible()  # nothing to repair
     assert notice.label.text() == (
         "This document opened with a warning:\n• This document is in Strict Open XML format. It was read as a "
         "standard Word document and will be saved as one (Word opens both).")
-    assert window.save_document()
+    assert window.files.save_document()
     saved = copy.read_bytes()
     with zipfile.ZipFile(io.BytesIO(saved)) as z:
         assert not any(b"purl.oclc.org/ooxml" in z.read(n) for n in z.namelist() if n.endswith((".xml", ".rels")))

@@ -137,7 +137,7 @@ class LiveBridge(ReviewerBridge):
     # -- the view -----------------------------------------------------------------------------------
 
     def get_selection_text(self) -> str:
-        return self.view.selection_text()
+        return self.view.selection.selection_text()
 
     def scroll_to_block(self, block_id: str) -> bool:
         return self._layout() is not None and self.view.scroll_to_block(block_id)
@@ -156,7 +156,7 @@ class LiveBridge(ReviewerBridge):
         end = utf16_to_index(block.text, target["endOffset"])
         if not self.view.scroll_to_block(block.id, start):
             return False
-        return self.view.select_range(block.id, start, end)  # replaces the whole-block selection
+        return self.view.selection.select_range(block.id, start, end)  # replaces the whole-block selection
 
 
 def _document_text(frag) -> str:

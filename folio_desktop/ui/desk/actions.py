@@ -1,4 +1,5 @@
-"""The review desk's menus, toolbar and shortcuts, built over a ReviewWindow's slots.
+"""The review desk's menus, toolbar and shortcuts, built over the slots of a ReviewWindow and of the
+two objects it owns: its `files` (open, save, export) and its `commands` (review and editing).
 
 Each action is also an attribute of the window (window.accept_action, window.find_action, ...), so
 tests and the window's own code reach them by name; the menus hold the same QAction objects.
@@ -9,23 +10,25 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-# (attribute, text, slot name on the window, shortcut: a standard key, a string or None, status tip)
+# (attribute, text, slot, shortcut: a standard key, a string or None, status tip); the slot is a method
+# of the window ("close") or of the object of the window's that owns it ("files.save_document")
 FILE = [
-    ("open_action", "&Open…", "open_dialog", QKeySequence.Open, "Open a .docx document"),
+    ("open_action", "&Open…", "files.open_dialog", QKeySequence.Open, "Open a .docx document"),
     None,  # Open Recent goes here
-    ("save_action", "&Save", "save_document", QKeySequence.Save, "Save the document"),
-    ("save_as_action", "Save &As…", "save_as_dialog", QKeySequence.SaveAs,
+    ("save_action", "&Save", "files.save_document", QKeySequence.Save, "Save the document"),
+    ("save_as_action", "Save &As…", "files.save_as_dialog", QKeySequence.SaveAs,
      "Save under a new name, choosing what metadata and comments to keep"),
     "-",
-    ("compare_action", "&Compare…", "compare_dialog", None, "Compare two versions: the redline opens in a new window"),
+    ("compare_action", "&Compare…", "files.compare_dialog", None,
+     "Compare two versions: the redline opens in a new window"),
     "-",
-    ("export_pdf_action", "Export &PDF (as shown)…", "export_pdf_dialog", None,
+    ("export_pdf_action", "Export &PDF (as shown)…", "files.export_pdf_dialog", None,
      "The pages in the markup view shown: in All Markup with the redlines and the comments beside each page"),
-    ("export_clean_pdf_action", "Export clean PD&F…", "export_clean_pdf_dialog", None,
+    ("export_clean_pdf_action", "Export clean PD&F…", "files.export_clean_pdf_dialog", None,
      "The document as it reads with every change accepted"),
-    ("export_audit_jsonl_action", "Export audit log (JSON &Lines)…", "export_audit_jsonl_dialog", None,
+    ("export_audit_jsonl_action", "Export audit log (JSON &Lines)…", "files.export_audit_jsonl_dialog", None,
      "Every tool call, proposal, accept and reject on this document, one JSON object a line"),
-    ("export_audit_html_action", "Export audit log (&HTML)…", "export_audit_html_dialog", None,
+    ("export_audit_html_action", "Export audit log (&HTML)…", "files.export_audit_html_dialog", None,
      "The audit log as a readable report"),
     "-",
     ("settings_action", "Se&ttings…", "show_settings", None,
@@ -36,45 +39,51 @@ FILE = [
 ]
 EDIT = [
     "undo", "redo", "-",
-    ("find_action", "&Find…", "show_find", QKeySequence.Find, "Find text in the document"),
-    ("find_next_action", "Find &Next", "find_next", "F3", None),  # not Ctrl+G: that goes to a page, as in Word
-    ("find_previous_action", "Find Pre&vious", "find_previous", QKeySequence.FindPrevious, None),
-    ("go_to_page_action", "&Go to page…", "go_to_page_dialog", "Ctrl+G", "Go to a page by its number"),
+    ("find_action", "&Find…", "commands.show_find", QKeySequence.Find, "Find text in the document"),
+    # not Ctrl+G: that goes to a page, as in Word
+    ("find_next_action", "Find &Next", "commands.find_next", "F3", None),
+    ("find_previous_action", "Find Pre&vious", "commands.find_previous", QKeySequence.FindPrevious, None),
+    ("go_to_page_action", "&Go to page…", "commands.go_to_page_dialog", "Ctrl+G", "Go to a page by its number"),
     "-",
-    ("edit_paragraph_action", "&Edit paragraph…", "edit_paragraph", "F2",
+    ("edit_paragraph_action", "&Edit paragraph…", "commands.edit_paragraph", "F2",
      "Rewrite the paragraph at the cursor; the difference becomes a tracked change"),
-    ("insert_paragraph_action", "&Insert paragraph after…", "insert_paragraph", "Ctrl+Return",
+    ("insert_paragraph_action", "&Insert paragraph after…", "commands.insert_paragraph", "Ctrl+Return",
      "Add a new paragraph after the one at the cursor, as a tracked insertion"),
-    ("delete_paragraph_action", "&Delete paragraph", "delete_paragraph", "Ctrl+Shift+Backspace",
+    ("delete_paragraph_action", "&Delete paragraph", "commands.delete_paragraph", "Ctrl+Shift+Backspace",
      "Delete the paragraph at the cursor, as a tracked deletion"),
-    ("replace_selection_action", "&Replace selection…", "replace_selection", QKeySequence.Replace,
+    ("replace_selection_action", "&Replace selection…", "commands.replace_selection", QKeySequence.Replace,
      "Replace the selected text, as a tracked change"),
 ]
 REVIEW = [
-    ("track_changes_action", "&Track Changes", "toggle_track_changes", "Ctrl+Shift+E",
+    ("track_changes_action", "&Track Changes", "commands.toggle_track_changes", "Ctrl+Shift+E",
      "Your own edits as tracked changes (on) or made directly (off); Claude's are always tracked"),
     "-",
-    ("next_change_action", "&Next change", "next_change", "Ctrl+.", "Go to the next tracked change"),
-    ("previous_change_action", "&Previous change", "previous_change", "Ctrl+,", "Go to the previous tracked change"),
+    ("next_change_action", "&Next change", "commands.next_change", "Ctrl+.", "Go to the next tracked change"),
+    ("previous_change_action", "&Previous change", "commands.previous_change", "Ctrl+,",
+     "Go to the previous tracked change"),
     "-",
-    ("accept_action", "&Accept change", "accept_change", "Ctrl+Shift+A", "Accept the selected tracked change"),
-    ("reject_action", "&Reject change", "reject_change", "Ctrl+Shift+R", "Reject the selected tracked change"),
-    ("accept_next_action", "Accept and &Move to Next", "accept_and_next", "Ctrl+Shift+Return",
+    ("accept_action", "&Accept change", "commands.accept_change", "Ctrl+Shift+A",
+     "Accept the selected tracked change"),
+    ("reject_action", "&Reject change", "commands.reject_change", "Ctrl+Shift+R",
+     "Reject the selected tracked change"),
+    ("accept_next_action", "Accept and &Move to Next", "commands.accept_and_next", "Ctrl+Shift+Return",
      "Accept the selected tracked change and go to the next one"),
-    ("reject_next_action", "Reject and Mo&ve to Next", "reject_and_next", "Ctrl+Shift+Delete",
+    ("reject_next_action", "Reject and Mo&ve to Next", "commands.reject_and_next", "Ctrl+Shift+Delete",
      "Reject the selected tracked change and go to the next one"),
-    ("accept_all_action", "Accept a&ll changes", "accept_all", None, "Accept every change the changes panel shows"),
-    ("reject_all_action", "Reject all c&hanges", "reject_all", None, "Reject every change the changes panel shows"),
+    ("accept_all_action", "Accept a&ll changes", "commands.accept_all", None,
+     "Accept every change the changes panel shows"),
+    ("reject_all_action", "Reject all c&hanges", "commands.reject_all", None,
+     "Reject every change the changes panel shows"),
     "-",
-    ("add_comment_action", "Add &comment…", "add_comment_dialog", "Ctrl+Alt+M",
+    ("add_comment_action", "Add &comment…", "commands.add_comment_dialog", "Ctrl+Alt+M",
      "Comment on the selected text (or the paragraph at the cursor)"),
 ]
 VIEW = [
-    ("zoom_in_action", "Zoom &in", "zoom_in", QKeySequence.ZoomIn, None),
-    ("zoom_out_action", "Zoom &out", "zoom_out", QKeySequence.ZoomOut, None),
-    ("actual_size_action", "&Actual size", "actual_size", "Ctrl+0", None),
-    ("fit_width_action", "Fit &width", "fit_width", "Ctrl+1", None),
-    ("fit_page_action", "Fit &page", "fit_page", "Ctrl+2", None),
+    ("zoom_in_action", "Zoom &in", "commands.zoom_in", QKeySequence.ZoomIn, None),
+    ("zoom_out_action", "Zoom &out", "commands.zoom_out", QKeySequence.ZoomOut, None),
+    ("actual_size_action", "&Actual size", "commands.actual_size", "Ctrl+0", None),
+    ("fit_width_action", "Fit &width", "commands.fit_width", "Ctrl+1", None),
+    ("fit_page_action", "Fit &page", "commands.fit_page", "Ctrl+2", None),
     "-", "markup", "-", "docks",
 ]
 # the markup views, one checked at a time: (attribute, text, view, shortcut, status tip)
@@ -129,7 +138,8 @@ def make_action(window, spec) -> QAction:
     if tip:
         action.setStatusTip(tip)
         action.setToolTip(tip)
-    slot = getattr(window, slot_name)
+    owner, _dot, name = slot_name.rpartition(".")
+    slot = getattr(getattr(window, owner) if owner else window, name)
     action.triggered.connect(lambda _checked=False: slot())
     setattr(window, attribute, action)
     return action
@@ -181,7 +191,7 @@ def install_actions(window, undo_group, docks) -> None:
         for spec in specs:
             if spec is None:
                 window.recent_menu = menu.addMenu("Open &Recent")
-                window.recent_menu.aboutToShow.connect(window.fill_recent_menu)
+                window.recent_menu.aboutToShow.connect(window.files.fill_recent_menu)
             elif spec == "-":
                 menu.addSeparator()
             elif spec in ("undo", "redo"):

@@ -1,6 +1,6 @@
 """The review desk's commands: moving through the document, accepting and rejecting, editing
-paragraphs, typing in the pages, Track Changes, going to a page, and comments. Mixed into
-ReviewWindow, whose view, panels and ReviewActions they use.
+paragraphs, typing in the pages, Track Changes, going to a page, and comments: DeskCommands, the
+review window's `commands`, which uses the window's view, panels and ReviewActions.
 
 Edits, accepts and rejects go through ReviewActions (tracked changes under the lawyer's name, or
 direct edits with Track Changes off; one undo step each); its `changed` signal makes the window lay
@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QInputDialog
 
 from ...docx.reading.search import text_range
 from ..pages.typing import PageEditor
-from ..panels.status_indicators import StatusIndicators
 from ..review_actions import EditRefused
 from .edit_dialogs import ask_text
 
@@ -28,83 +27,98 @@ def _clip(text: str, n: int = CLIP) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-class CommandsMixin:
+class DeskCommands:
+    """The review window's commands (window.commands), with the state only they use: the change
+    last clicked in the pages, and typing in the pages (the PageEditor, the blocks typed in since the
+    panels last caught up, and the timer that waits for a pause in the typing)."""
+
+    def __init__(self, window):
+        self.window = window  # the review window: its document, view, panels, status bar and audit log
+        self.clicked_change: int | None = None  # the change last clicked in the pages or shown
+        self.editor: PageEditor | None = None  # made by install_editing, once the actions exist
+        self._typed_blocks: set[str] = set()
+        self._typing_timer: QTimer | None = None
+
+    def _status(self, message: str, timeout: int = 0) -> None:
+        self.window.statusBar().showMessage(message, timeout)
+
     # -- view -----------------------------------------------------------------------------------------
 
     def zoom_in(self) -> None:
-        self.view.zoom_in()
+        self.window.view.zoom_in()
 
     def zoom_out(self) -> None:
-        self.view.zoom_out()
+        self.window.view.zoom_out()
 
     def actual_size(self) -> None:
-        self.view.set_zoom(1.0)
+        self.window.view.set_zoom(1.0)
 
     def fit_width(self) -> None:
-        self.view.fit_width()
+        self.window.view.fit_width()
 
     def fit_page(self) -> None:
-        self.view.fit_page()
+        self.window.view.fit_page()
 
     def go_to_block(self, block_id: str) -> bool:
-        shown = self.view.scroll_to_block(block_id)
+        shown = self.window.view.scroll_to_block(block_id)
         if shown:
-            self.view.setFocus()
+            self.window.view.setFocus()
         return shown
 
     # -- find -----------------------------------------------------------------------------------------
 
     def show_find(self) -> None:
-        if self.reviewer is not None:
-            selected = self.view.selection_text()
-            self.find_bar.open(selected if selected and "\n" not in selected else None)
+        if self.window.reviewer is not None:
+            selected = self.window.view.selection.selection_text()
+            self.window.find_bar.open(selected if selected and "\n" not in selected else None)
 
     def find_next(self) -> bool:
-        if not self.find_bar.isVisible():
+        if not self.window.find_bar.isVisible():
             self.show_find()
-        return self.find_bar.find_next()
+        return self.window.find_bar.find_next()
 
     def find_previous(self) -> bool:
-        if not self.find_bar.isVisible():
+        if not self.window.find_bar.isVisible():
             self.show_find()
-        return self.find_bar.find_previous()
+        return self.window.find_bar.find_previous()
 
     # -- tracked changes ------------------------------------------------------------------------------
 
-    def _on_change_clicked(self, change_id: int) -> None:
-        self._clicked_change = change_id
-        self.changes.select_change(change_id)
+    def on_change_clicked(self, change_id: int) -> None:
+        self.clicked_change = change_id
+        self.window.changes.select_change(change_id)
         change = self._change(change_id)
         if change is not None:
-            row = self.changes.row_of(change_id)  # says it as the Changes panel does ("Moved · 7.11")
+            row = self.window.changes.row_of(change_id)  # says it as the Changes panel does ("Moved · 7.11")
             what = row.title if row is not None else change.type
             who = f" by {change.author}" if change.author else ""
             text = row.text if row is not None else change.text
-            self.statusBar().showMessage(f"{what}{who}: “{_clip(text)}”. Accept or reject it from the Review menu.")
+            self._status(f"{what}{who}: “{_clip(text)}”. Accept or reject it from the Review menu.")
 
     def show_change(self, change_id: int) -> bool:
         """Select a change in the pages (the changes panel asked, or next/previous)."""
         change = self._change(change_id)
         if change is None:
             return False
-        self._clicked_change = change_id
-        shown = self.view.select_change(change)
-        if not shown and self.view.is_laying_out:
+        self.clicked_change = change_id
+        view = self.window.view
+        shown = view.selection.select_change(change)
+        if not shown and view.is_laying_out:
             # an accept or reject is being laid out again: select the change once its pages are back
-            self.view.layoutFinished.connect(lambda _n: self._clicked_change == change_id and self.show_change(change_id),
-                                             Qt.SingleShotConnection)
+            view.layoutFinished.connect(lambda _n: self.clicked_change == change_id and self.show_change(change_id),
+                                        Qt.SingleShotConnection)
         return shown
 
     def next_change(self) -> int | None:
-        found = self.changes.next_change()
+        found = self.window.changes.next_change()
         if found is None:
-            self.statusBar().showMessage("There are no tracked changes to go to.", 5000)
+            self._status("There are no tracked changes to go to.", 5000)
         return found
 
     def previous_change(self) -> int | None:
-        found = self.changes.previous_change()
+        found = self.window.changes.previous_change()
         if found is None:
-            self.statusBar().showMessage("There are no tracked changes to go to.", 5000)
+            self._status("There are no tracked changes to go to.", 5000)
         return found
 
     def accept_and_next(self) -> int | None:
@@ -116,7 +130,7 @@ class CommandsMixin:
     def _resolve_and_next(self, accept: bool) -> int | None:
         """Accept (reject) the change chosen in the panel or clicked in the pages, then go to the next
         one; with none chosen, go to the first. Returns the change now selected."""
-        panel = self.changes
+        panel = self.window.changes
         if not panel.selected_change_ids() and self.current_change_id() is not None:
             panel.select_change(self.current_change_id())
         done = panel.selected_rows()
@@ -125,24 +139,24 @@ class CommandsMixin:
         if done and row is not None:
             verb = "Accepted" if accept else "Rejected"
             what = done[0].title if len(done) == 1 else f"{len(done)} changes"
-            self.statusBar().showMessage(f"{verb}: {what}. Next: {row.title}, {_clip(row.text, 40)}".rstrip(", "), 5000)
+            self._status(f"{verb}: {what}. Next: {row.title}, {_clip(row.text, 40)}".rstrip(", "), 5000)
         elif found is None:
-            self.statusBar().showMessage("There are no tracked changes left.", 5000)
+            self._status("There are no tracked changes left.", 5000)
         return found
 
     def _change(self, change_id: int | None):
-        if self.reviewer is None or change_id is None:
+        if self.window.reviewer is None or change_id is None:
             return None
-        return next((c for c in self.reviewer.get_changes() if c.id == change_id), None)
+        return next((c for c in self.window.reviewer.get_changes() if c.id == change_id), None)
 
     def current_change_id(self) -> int | None:
         """The change last clicked in the pages or chosen in the panel, else the one under the selection."""
-        if self._change(self._clicked_change) is not None:
-            return self._clicked_change
+        if self._change(self.clicked_change) is not None:
+            return self.clicked_change
         return self._change_under_selection()
 
     def _change_under_selection(self) -> int | None:
-        return self.view.change_at_selection()
+        return self.window.view.selection.change_at_selection()
 
     def accept_change(self, change_id: int | None = None) -> bool:
         return self._resolve_one(True, change_id)
@@ -157,58 +171,59 @@ class CommandsMixin:
         return self._resolve(False, change_ids)
 
     def accept_all(self) -> int:
-        return self._resolve(True, self.changes.visible_change_ids())
+        return self._resolve(True, self.window.changes.visible_change_ids())
 
     def reject_all(self) -> int:
-        return self._resolve(False, self.changes.visible_change_ids())
+        return self._resolve(False, self.window.changes.visible_change_ids())
 
     def _resolve_one(self, accept: bool, change_id: int | None) -> bool:
         verb = "accept" if accept else "reject"
         chosen = change_id if change_id is not None else self.current_change_id()
         if self._change(chosen) is None:
-            self.statusBar().showMessage(f"Click a tracked change in the document first, then {verb} it.", 5000)
+            self._status(f"Click a tracked change in the document first, then {verb} it.", 5000)
             return False
         # the whole row of the changes panel: a move's two halves, a paragraph's mark with its text
-        return self._resolve(accept, self.changes.row_ids(chosen)) > 0
+        return self._resolve(accept, self.window.changes.row_ids(chosen)) > 0
 
     def _resolve(self, accept: bool, change_ids: list[int]) -> int:
         """Accept or reject changes as one undo step (ReviewActions takes a whole inserted or deleted
         paragraph's mark along with its text, as Word does). Returns how many were resolved."""
         verb = "accept" if accept else "reject"
-        if self.reviewer is None or not change_ids:
+        if self.window.reviewer is None or not change_ids:
             return 0
-        by_id = {c.id: c for c in self.reviewer.get_changes()}
+        by_id = {c.id: c for c in self.window.reviewer.get_changes()}
         chosen = [by_id[i] for i in dict.fromkeys(change_ids) if i in by_id]
-        rows = list({id(r): r for c in chosen if (r := self.changes.row_of(c.id)) is not None}.values())
-        done = (self.review_actions.accept if accept else self.review_actions.reject)([c.id for c in chosen])
+        rows = list({id(r): r for c in chosen if (r := self.window.changes.row_of(c.id)) is not None}.values())
+        actions = self.window.review_actions
+        done = (actions.accept if accept else actions.reject)([c.id for c in chosen])
         if not done:
-            self.statusBar().showMessage(f"That change could not be {verb}ed; it may already be resolved.", 5000)
+            self._status(f"That change could not be {verb}ed; it may already be resolved.", 5000)
             return 0
-        self._clicked_change = None
+        self.clicked_change = None
         for change in chosen:
-            self.record(verb, change_id=change.id, type=change.type, text=change.text, author=change.author,
-                        blockId=change.block_id)
+            self.window.record(verb, change_id=change.id, type=change.type, text=change.text, author=change.author,
+                               blockId=change.block_id)
         if len(rows) == 1:  # one decision, however many marks it folds (a move, a paragraph and its mark)
             row = rows[0]
-            self.statusBar().showMessage(f"{verb.capitalize()}ed: {row.title}, “{_clip(row.text)}”.", 5000)
+            self._status(f"{verb.capitalize()}ed: {row.title}, “{_clip(row.text)}”.", 5000)
         elif len(chosen) == 1:
             change = chosen[0]
-            self.statusBar().showMessage(f"{verb.capitalize()}ed the {change.type} “{_clip(change.text)}”.", 5000)
+            self._status(f"{verb.capitalize()}ed the {change.type} “{_clip(change.text)}”.", 5000)
         else:
-            self.statusBar().showMessage(f"{verb.capitalize()}ed {len(chosen)} changes.", 5000)
+            self._status(f"{verb.capitalize()}ed {len(chosen)} changes.", 5000)
         return done
 
     # -- editing --------------------------------------------------------------------------------------
 
     def ask_text(self, title: str, prompt: str, text: str = "", ok_text: str = "OK",
                  one_paragraph: bool = True) -> str | None:
-        return ask_text(self, title, prompt, text, ok_text, one_paragraph)
+        return ask_text(self.window, title, prompt, text, ok_text, one_paragraph)
 
     def _target_block(self, what: str):
-        block_id = self.view.caret_block_id() if self.reviewer is not None else None
-        block = self.reviewer.snapshot().block(block_id) if block_id else None
+        block_id = self.window.view.selection.caret_block_id() if self.window.reviewer is not None else None
+        block = self.window.reviewer.snapshot().block(block_id) if block_id else None
         if block is None:
-            self.statusBar().showMessage(f"Click in a paragraph of the document first, then {what}.", 5000)
+            self._status(f"Click in a paragraph of the document first, then {what}.", 5000)
         return block
 
     def _edit(self, done: str, edit, *args) -> bool:
@@ -216,27 +231,28 @@ class CommandsMixin:
         try:
             edit(*args)
         except EditRefused as exc:
-            self.statusBar().showMessage(f"The edit was not made. {exc.message}", 8000)
+            self._status(f"The edit was not made. {exc.message}", 8000)
             return False
-        if self.review_actions.track_changes:
-            self.statusBar().showMessage(f"{done} as a tracked change under {self.settings.author}.", 5000)
+        if self.window.review_actions.track_changes:
+            self._status(f"{done} as a tracked change under {self.window.settings.author}.", 5000)
         else:
-            self.statusBar().showMessage(f"{done} directly: Track Changes is off.", 5000)
+            self._status(f"{done} directly: Track Changes is off.", 5000)
         return True
 
     def edit_paragraph(self) -> bool:
         block = self._target_block("edit it")
         if block is None:
             return False
-        how = "become tracked changes" if self.review_actions.track_changes else "are made directly (Track Changes is off)"
+        tracked = self.window.review_actions.track_changes
+        how = "become tracked changes" if tracked else "are made directly (Track Changes is off)"
         text = self.ask_text("Edit paragraph", "Rewrite the paragraph as it should read. This box shows its text as it "
                              "reads with the pending changes, not the changes themselves; what you change here "
                              f"{how}. You can also type straight into the page.", block.text, "Apply")
         if text is None or text == block.text:
             return False
-        if not self._edit("Edited the paragraph", self.review_actions.edit_paragraph, block.id, text):
+        if not self._edit("Edited the paragraph", self.window.review_actions.edit_paragraph, block.id, text):
             return False
-        self.record("edit", action="edit_paragraph", blockId=block.id, before=block.text, after=text)
+        self.window.record("edit", action="edit_paragraph", blockId=block.id, before=block.text, after=text)
         return True
 
     def insert_paragraph(self) -> bool:
@@ -246,164 +262,165 @@ class CommandsMixin:
         text = self.ask_text("Insert paragraph", f"The new paragraph, after “{_clip(block.text, 80)}”:", "", "Insert")
         if not text:
             return False
-        if not self._edit("Inserted the paragraph", self.review_actions.insert_paragraph_after, block.id, text):
+        if not self._edit("Inserted the paragraph", self.window.review_actions.insert_paragraph_after, block.id, text):
             return False
-        self.record("edit", action="insert_paragraph_after", blockId=block.id, text=text)
+        self.window.record("edit", action="insert_paragraph_after", blockId=block.id, text=text)
         return True
 
     def delete_paragraph(self) -> bool:
         block = self._target_block("delete it")
         if block is None:
             return False
-        if not self._edit("Deleted the paragraph", self.review_actions.delete_paragraph, block.id):
+        if not self._edit("Deleted the paragraph", self.window.review_actions.delete_paragraph, block.id):
             return False
-        self.record("edit", action="delete_paragraph", blockId=block.id, text=block.text)
+        self.window.record("edit", action="delete_paragraph", blockId=block.id, text=block.text)
         return True
 
     def replace_selection(self) -> bool:
         """Ctrl+H: replace the selected text through a dialog; with nothing selected, open the find bar
         to look for the text first (typing over a selection replaces it too)."""
-        found = self.view.selection_block_range() if self.reviewer is not None else None
+        found = self.window.view.selection.selection_block_range() if self.window.reviewer is not None else None
         if found is None:
-            if self.reviewer is not None:
+            if self.window.reviewer is not None:
                 self.show_find()
-            self.statusBar().showMessage("Find the text to replace, select it in the page, then type over it "
-                                         "(or press Ctrl+H again to replace it through a box).", 8000)
+            self._status("Find the text to replace, select it in the page, then type over it "
+                         "(or press Ctrl+H again to replace it through a box).", 8000)
             return False
         block_id, start, end = found
-        block = self.reviewer.snapshot().block(block_id)
+        block = self.window.reviewer.snapshot().block(block_id)
         old = block.text[start:end]
         text = self.ask_text("Replace selection", f"Replace “{_clip(old, 80)}” with:", old, "Replace")
         if text is None or text == old:
             return False
-        if not self._edit("Replaced the selection", self.review_actions.replace_range, block_id, start, end, text):
+        if not self._edit("Replaced the selection", self.window.review_actions.replace_range, block_id, start, end,
+                          text):
             return False
-        self.record("edit", action="replace_range", blockId=block_id, before=old, after=text)
+        self.window.record("edit", action="replace_range", blockId=block_id, before=old, after=text)
         return True
 
     # -- typing in the pages, Track Changes, going to a page ------------------------------------------
 
-    def _install_editing(self) -> None:
-        """The pages take typing (PageEditor), the status bar shows page, zoom and Track Changes."""
-        self.editor = PageEditor(self.view, lambda: self.review_actions, parent=self)
-        tell = lambda message: self.statusBar().showMessage(message, 8000)  # noqa: E731
+    def install_editing(self) -> None:
+        """The pages take typing (PageEditor); the Track Changes action becomes a switch, on."""
+        window = self.window
+        self.editor = PageEditor(window.view, lambda: window.review_actions, parent=window)
+        tell = lambda message: window.statusBar().showMessage(message, 8000)  # noqa: E731
         self.editor.notice.connect(tell)
-        self.view.editingNotice.connect(tell)
+        window.view.editingNotice.connect(tell)
         self.editor.edited.connect(self._on_typed_edit)
-        self._typed_blocks: set[str] = set()
+        self._typed_blocks = set()
         # the panels read the whole document: after a keystroke they wait for a pause in the typing
-        self._typing_timer = QTimer(self)
+        self._typing_timer = QTimer(window)
         self._typing_timer.setSingleShot(True)
         self._typing_timer.setInterval(TYPING_REFRESH_MS)
         self._typing_timer.timeout.connect(self._after_typing)
-        self.track_changes_action.setCheckable(True)
-        self.track_changes_action.setChecked(True)
-        self.indicators = StatusIndicators(self)
+        window.track_changes_action.setCheckable(True)
+        window.track_changes_action.setChecked(True)
 
-    def _attach_editing(self) -> None:
+    def attach_editing(self) -> None:
         """A document was installed: its ReviewActions follow the Track Changes switch."""
-        self.review_actions.track_changes = self.track_changes_action.isChecked()
-        self.review_actions.typed.connect(self._on_typed)
+        self.window.review_actions.track_changes = self.window.track_changes_action.isChecked()
+        self.window.review_actions.typed.connect(self._on_typed)
 
     def _on_typed(self, block_ids) -> None:
-        self._clicked_change = None
-        self._relayout(set(block_ids) if block_ids else None)
-        self._update_title()
-        self.autosaver.changed()
+        self.clicked_change = None
+        self.window.relayout(set(block_ids) if block_ids else None)
+        self.window.update_title()
+        self.window.files.autosaver.changed()
         self._typing_timer.start()
 
     def _on_typed_edit(self, what: str, block_ids) -> None:
         self._typed_blocks.update(block_ids or ())
         if what != "Typing":
-            self.record("edit", action=what.lower(), blockIds=sorted(block_ids or ()))
+            self.window.record("edit", action=what.lower(), blockIds=sorted(block_ids or ()))
 
     def _after_typing(self) -> None:
         if self._typed_blocks:
-            self.record("edit", action="typing", blockIds=sorted(self._typed_blocks))
+            self.window.record("edit", action="typing", blockIds=sorted(self._typed_blocks))
             self._typed_blocks = set()
-        if self.reviewer is not None:
-            self._after_change(None, relayout=False)
-            self.outline.refresh(self.view.document_layout)
+        if self.window.reviewer is not None:
+            self.window.after_change(None, relayout=False)
+            self.window.outline.refresh(self.window.view.document_layout)
 
     def toggle_track_changes(self) -> bool:
-        return self.set_track_changes(self.track_changes_action.isChecked())
+        return self.set_track_changes(self.window.track_changes_action.isChecked())
 
     def set_track_changes(self, on: bool) -> bool:
         """Your own edits as tracked changes (on) or made directly (off). Claude's stay tracked."""
-        self.track_changes_action.setChecked(on)
-        if self.review_actions is not None:
-            self.review_actions.track_changes = on
-            self.review_actions.end_burst()
-        self.indicators.refresh()
+        self.window.track_changes_action.setChecked(on)
+        if self.window.review_actions is not None:
+            self.window.review_actions.track_changes = on
+            self.window.review_actions.end_burst()
+        self.window.indicators.refresh()
         if on:
-            self.statusBar().showMessage(f"Track Changes is on: your edits are tracked changes under "
-                                         f"{self.settings.author}.", 6000)
+            self._status(f"Track Changes is on: your edits are tracked changes under "
+                         f"{self.window.settings.author}.", 6000)
         else:
-            self.statusBar().showMessage("Track Changes is off: your edits change the text directly. Claude's "
-                                         "edits are still tracked.", 6000)
+            self._status("Track Changes is off: your edits change the text directly. Claude's "
+                         "edits are still tracked.", 6000)
         return on
 
     def go_to_page(self, number: int) -> bool:
         """Show page `number` from its top, with the caret at its first text."""
-        if self.reviewer is None:
+        if self.window.reviewer is None:
             return False
-        self.view.finish_layout()
-        if not 1 <= number <= len(self.view.pages):
-            self.statusBar().showMessage(f"There is no page {number}; the document has "
-                                         f"{len(self.view.pages)} pages.", 5000)
+        self.window.view.finish_layout()
+        if not 1 <= number <= len(self.window.view.pages):
+            self._status(f"There is no page {number}; the document has "
+                         f"{len(self.window.view.pages)} pages.", 5000)
             return False
-        self.view.caret_to_page(number)
-        self.view.setFocus()
+        self.window.view.selection.caret_to_page(number)
+        self.window.view.setFocus()
         return True
 
     def go_to_page_dialog(self) -> bool:
-        if self.reviewer is None:
+        if self.window.reviewer is None:
             return False
-        self.view.finish_layout()
-        count = len(self.view.pages)
-        number = self.ask_page_number(count, max(self.view.current_page(), 1))
+        self.window.view.finish_layout()
+        count = len(self.window.view.pages)
+        number = self.ask_page_number(count, max(self.window.view.current_page(), 1))
         return number is not None and self.go_to_page(number)
 
     def ask_page_number(self, count: int, current: int) -> int | None:
-        number, ok = QInputDialog.getInt(self, "Go to page", f"Page number (1 to {count}):", current, 1, count)
+        number, ok = QInputDialog.getInt(self.window, "Go to page", f"Page number (1 to {count}):", current, 1, count)
         return number if ok else None
 
     # -- comments -------------------------------------------------------------------------------------
 
     def add_comment_dialog(self) -> bool:
-        if self.reviewer is None:
+        if self.window.reviewer is None:
             return False
         text = self.ask_text("Add comment", "Your comment on the selected text:", "", "Comment", one_paragraph=False)
         return bool(text and text.strip()) and self.add_comment(text.strip()) is not None
 
     def add_comment(self, text: str) -> int | None:
         """Comment the selected text (or, with no selection, the paragraph at the cursor)."""
-        if self.reviewer is None:
+        if self.window.reviewer is None:
             return None
-        found = self.view.selection_block_range()
-        block_id = found[0] if found else self.view.caret_block_id()
+        found = self.window.view.selection.selection_block_range()
+        block_id = found[0] if found else self.window.view.selection.caret_block_id()
         if block_id is None:
-            self.statusBar().showMessage("Select the text to comment on first.", 5000)
+            self._status("Select the text to comment on first.", 5000)
             return None
-        block = self.reviewer.snapshot().block(block_id)
+        block = self.window.reviewer.snapshot().block(block_id)
         quote = block.text[found[1]:found[2]] if found else None
         # on the selected range itself, not on the first occurrence of its words in the paragraph
         rng = text_range(block, found[1], found[2]) if found else None
         try:
-            comment_id = self.review_actions.perform(
+            comment_id = self.window.review_actions.perform(
                 "Add comment", lambda: self._comment_on(block_id, text, rng, quote), {block_id})
         except LookupError as exc:
-            self.statusBar().showMessage(f"The comment was not added: {exc}", 8000)
+            self._status(f"The comment was not added: {exc}", 8000)
             return None
-        self.record("comment", action="add", commentId=comment_id, blockId=block_id, quote=quote, text=text)
-        self.comments.select_comment(comment_id)
-        self.statusBar().showMessage("Comment added.", 5000)
+        self.window.record("comment", action="add", commentId=comment_id, blockId=block_id, quote=quote, text=text)
+        self.window.comments.select_comment(comment_id)
+        self._status("Comment added.", 5000)
         return comment_id
 
     def _comment_on(self, block_id: str, text: str, rng: dict | None, quote: str | None = None) -> int:
         if rng is None:  # no selection (the whole paragraph), or one that cuts a note marker
-            return self.reviewer.add_comment(block_id, text, quote=quote or None)
-        result = self.reviewer.apply_document_operations(
+            return self.window.reviewer.add_comment(block_id, text, quote=quote or None)
+        result = self.window.reviewer.apply_document_operations(
             {"version": 1, "operations": [{"type": "commentOnRange", "range": rng, "comment": {"text": text}}]})
         if not result["applied"]:
             skip = result["skipped"][0]
@@ -411,45 +428,47 @@ class CommandsMixin:
         return result["applied"][0]["commentId"]
 
     def _comment(self, comment_id: int):
-        return next((c for c in self.reviewer.all_comments() if c.id == comment_id), None)
+        return next((c for c in self.window.reviewer.all_comments() if c.id == comment_id), None)
 
     def reply_to_comment(self, comment_id: int, text: str) -> int | None:
-        if self.reviewer is None:
+        window = self.window
+        if window.reviewer is None:
             return None
         comment = self._comment(comment_id)
         touched = {comment.block_id} if comment is not None and comment.block_id else None
         try:
-            reply = self.review_actions.perform(
-                "Reply", lambda: self.reviewer.reply_to(comment_id, text, author=self.settings.author), touched)
+            reply = window.review_actions.perform(
+                "Reply", lambda: window.reviewer.reply_to(comment_id, text, author=window.settings.author), touched)
         except KeyError:
-            self.statusBar().showMessage("That comment no longer exists.", 5000)
+            self._status("That comment no longer exists.", 5000)
             return None
-        self.record("comment", action="reply", commentId=comment_id, replyId=reply, text=text)
-        self.comments.select_comment(reply)
+        self.window.record("comment", action="reply", commentId=comment_id, replyId=reply, text=text)
+        self.window.comments.select_comment(reply)
         return reply
 
     def resolve_comment(self, comment_id: int, resolved: bool = True) -> bool:
-        if self.reviewer is None:
+        window = self.window
+        if window.reviewer is None:
             return False
         comment = self._comment(comment_id)
         touched = {comment.block_id} if comment is not None and comment.block_id else None
         verb = "Resolve comment" if resolved else "Reopen comment"
-        if not self.review_actions.perform(verb, lambda: self.reviewer.resolve_comment(comment_id, resolved), touched):
+        if not window.review_actions.perform(verb, lambda: window.reviewer.resolve_comment(comment_id, resolved), touched):
             return False
-        self.record("comment", action="resolve" if resolved else "reopen", commentId=comment_id)
-        self.comments.select_comment(comment_id)
+        self.window.record("comment", action="resolve" if resolved else "reopen", commentId=comment_id)
+        self.window.comments.select_comment(comment_id)
         return True
 
     def show_comment(self, comment_id: int) -> bool:
         """Select the text a comment is anchored to (its paragraph when the text has changed)."""
-        comment = self._comment(comment_id) if self.reviewer is not None else None
+        comment = self._comment(comment_id) if self.window.reviewer is not None else None
         if comment is None or not comment.block_id:
             return False
-        block = self.reviewer.snapshot().block(comment.block_id)
+        block = self.window.reviewer.snapshot().block(comment.block_id)
         start = block.text.find(comment.anchored_text) if block is not None and comment.anchored_text else -1
         if start < 0:
-            return self.view.scroll_to_block(comment.block_id)
+            return self.window.view.scroll_to_block(comment.block_id)
         end = start + len(comment.anchored_text)
-        return self.view.scroll_to_block(comment.block_id, start) and \
-            self.view.select_range(comment.block_id, start, end)
+        return self.window.view.scroll_to_block(comment.block_id, start) and \
+            self.window.view.selection.select_range(comment.block_id, start, end)
 

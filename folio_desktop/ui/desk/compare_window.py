@@ -105,8 +105,8 @@ def describe_damaged_versions(earlier: list[str], later: list[str]) -> list[str]
 
 def summary_text(diff: dict, result: dict, base_path, revised_path, damaged: tuple[list, list] = ([], [])) -> str:
     """What heads the differences: which files, how much is unchanged, what could not be redlined,
-    where the redline is coarser than word by word (the command line's notes, compare_notes.py), and
-    the damaged parts of either version (`damaged`: describe_damaged_versions's two lists)."""
+    where the redline is coarser than word by word (the command line's notes, agents/versions/notes.py),
+    and the damaged parts of either version (`damaged`: describe_damaged_versions's two lists)."""
     c = diff["summaryCounts"]
     lines = [f"Earlier version: {Path(base_path).name}", f"Later version: {Path(revised_path).name}"]
     if not diff["changes"]:
@@ -239,7 +239,7 @@ class CompareWindow(QMainWindow):
         change = next((c for c in self.reviewer.get_changes() if c.id == change_id), None)
         if change is None:
             return False
-        shown = self.view.select_change(change)
+        shown = self.view.selection.select_change(change)
         if not shown and self.view.is_laying_out:
             # the pages are being laid out again after an accept: select it once they are back
             self.view.layoutFinished.connect(lambda _n: self.show_change(change_id), Qt.SingleShotConnection)

@@ -30,12 +30,12 @@ def offer_recovery(window, choose: Callable | None = None) -> bool:
     """Offer each recovery copy, newest first, until one is restored into `window`; True if one was.
     `choose(window, entry)` answers instead of the dialog (tests)."""
     choose = choose or ask_recovery
-    for entry in window.recovery.entries():
+    for entry in window.files.recovery.entries():
         if window.reviewer is not None and entry.original_path == window.path:
             continue  # the document open here: its copy is the one being kept up to date
         answer = choose(window, entry)
         if answer == DISCARD:
-            window.recovery.discard(entry)
-        elif answer == RESTORE and window.open_recovered(entry):
+            window.files.recovery.discard(entry)
+        elif answer == RESTORE and window.files.open_recovered(entry):
             return True
     return False

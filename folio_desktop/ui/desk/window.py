@@ -7,18 +7,19 @@ straight through the reviewer. After any change the view is laid out again from 
 change touches, and the panels read the document again. The model works through a LiveBridge over
 the open document, so its proposals land in the pages as it makes them.
 
-Opening, saving, exporting and recovery live in window_files.FilesMixin; the editing and review
-commands in window_commands.CommandsMixin; the menus in window_actions.
+The window owns the open document (reviewer, path, ReviewActions, audit log, Claude's bridge), the
+widgets and the wiring between them. Opening, saving, exporting and recovery belong to its `files`
+(files.DocumentFiles); the editing and review commands to its `commands` (commands.DeskCommands); the
+menus (actions.py) call the methods of whichever of the three owns them.
 """
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoGroup
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayout, QWidget
 
 from ... import APP_NAME
 from ...assistant import AssistantSettings, load_settings
@@ -33,12 +34,12 @@ from ..panels.changes import ChangesPanel
 from ..panels.comments import CommentsPanel
 from ..panels.find_bar import FindBar
 from ..panels.outline import OutlinePanel
+from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
-from .commands import CommandsMixin
-from .files import FilesMixin
-from .recent_files import RecentFiles, desktop_settings
-from .recovery import RECOVERY_DIR, Autosaver, RecoveryStore, autosave_interval_ms
+from .commands import DeskCommands
+from .files import DocumentFiles
+from .recent_files import desktop_settings
 from .settings_dialog import SettingsDialog
 
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
@@ -46,7 +47,10 @@ FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
 STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
 
 
-class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
+class ReviewWindow(QMainWindow):
+    """The review desk's main window: the open document and the widgets that show it; its files and
+    its commands are the two objects `files` and `commands`."""
+
     documentOpened = Signal(str)  # path
     documentChanged = Signal()  # an edit, accept, reject, comment, undo or a change Claude made
 
@@ -58,22 +62,12 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.review_actions: ReviewActions | None = None
         self.audit: AuditLog | None = None
         self.path: str | None = None
-        self.ask_before_discarding = True  # closing or opening over unsaved edits asks first
-        self.compare_windows: list = []
-        self._clicked_change: int | None = None
-        self._saved_version: str | None = None
-        self._source_digest: str | None = None
+        self.untitled_name: str | None = None  # the name an untitled copy (path None) is saved under
+        self.saved_version: str | None = None  # the document's version when it was opened or last saved
         self._tool_args: dict[str, dict] = {}
 
         self.desktop = desktop_settings(self.settings.config_dir)
-        self.recent = RecentFiles(self.desktop)
-        self.recovery = RecoveryStore(Path(self.settings.config_dir) / RECOVERY_DIR)
-        self.recovery_chooser = None  # (window, entry) -> RESTORE | DISCARD | LATER instead of the dialog (tests)
-        self.open_copy_chooser = None  # (target, what) -> bool instead of the "open the copy?" box (tests)
-        self.untitled_name: str | None = None  # the name an untitled copy (path None) is saved under
-        self.autosaver = Autosaver(self.recovery, self._recovery_source,
-                                   autosave_interval_ms(self.desktop.value("autosave/seconds")), parent=self)
-        self.autosaver.failed.connect(lambda message: self.statusBar().showMessage(message, 10000))
+        self.files = DocumentFiles(self)
         self.undo_group = QUndoGroup(self)
 
         self.view = PageView()
@@ -102,12 +96,14 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
+        self.commands = DeskCommands(self)
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
-        self._install_editing()
+        self.commands.install_editing()
+        self.indicators = StatusIndicators(self)  # the status bar's page, zoom and Track Changes
         self._connect()
         self.setAcceptDrops(True)
         self.statusBar()
-        self._update_title()
+        self.update_title()
         self._update_enabled()
         self.restore_layout()
         self.set_markup_view(self.desktop.value(MARKUP_KEY, "all"), remember=False)
@@ -120,8 +116,8 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         return dock
 
     def _connect(self) -> None:
-        view = self.view
-        view.changeClicked.connect(self._on_change_clicked)
+        view, commands = self.view, self.commands
+        view.changeClicked.connect(commands.on_change_clicked)
         view.commentClicked.connect(self._on_comment_clicked)
         view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
         view.layoutFinished.connect(lambda _n: self._on_layout_finished())
@@ -131,22 +127,22 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self._follow_timer.timeout.connect(self.follow_scroll)
         view.verticalScrollBar().valueChanged.connect(lambda _v: self._follow_timer.start())
 
-        self.outline.blockActivated.connect(self.go_to_block)
-        self.changes.changeActivated.connect(self.show_change)
-        self.changes.acceptRequested.connect(lambda ids: self.accept_changes(ids))
-        self.changes.rejectRequested.connect(lambda ids: self.reject_changes(ids))
-        self.comments.commentActivated.connect(self.show_comment)
-        self.comments.replyRequested.connect(self.reply_to_comment)
-        self.comments.resolveRequested.connect(self.resolve_comment)
-        self.comments.addRequested.connect(self.add_comment)
+        self.outline.blockActivated.connect(commands.go_to_block)
+        self.changes.changeActivated.connect(commands.show_change)
+        self.changes.acceptRequested.connect(lambda ids: commands.accept_changes(ids))
+        self.changes.rejectRequested.connect(lambda ids: commands.reject_changes(ids))
+        self.comments.commentActivated.connect(commands.show_comment)
+        self.comments.replyRequested.connect(commands.reply_to_comment)
+        self.comments.resolveRequested.connect(commands.resolve_comment)
+        self.comments.addRequested.connect(commands.add_comment)
         # after show_comment: the view then selects the thread's own range and opens its balloon
         self.comments.commentActivated.connect(lambda cid: self.view.balloons.show_comment(cid, emit=False))
         # Reply / Resolve / Reopen in a balloon go through the same commands (undo, audit log)
-        view.balloons.replyRequested.connect(self.reply_to_comment)
-        view.balloons.resolveRequested.connect(self.resolve_comment)
+        view.balloons.replyRequested.connect(commands.reply_to_comment)
+        view.balloons.resolveRequested.connect(commands.resolve_comment)
 
         chat, runner = self.chat, self.chat.runner
-        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection_text().strip())))
+        view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection.selection_text().strip())))
         chat.settingsRequested.connect(self.show_settings)
         chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
         # a turn of Claude's is one undo step, however many batches it applies
@@ -159,12 +155,18 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
 
     @property
     def modified(self) -> bool:
-        return self.reviewer is not None and self.reviewer.document_version() != self._saved_version
+        return self.reviewer is not None and self.reviewer.document_version() != self.saved_version
 
-    def _install(self, reviewer: DocxReviewer, path: str | None, saved: bool = True,
-                 digest: str | None = None) -> None:
+    @property
+    def display_name(self) -> str:
+        """The document's file name, or the name an untitled copy will be saved under."""
+        if self.path:
+            return Path(self.path).name
+        return self.untitled_name or "Untitled.docx"
+
+    def install(self, reviewer: DocxReviewer, path: str | None, saved: bool = True) -> None:
         """Show `reviewer` (the document at `path`, or an untitled copy when None) in the view, the
-        panels and the chat."""
+        panels and the chat (files opens it; `saved` False for recovered work)."""
         if self.chat.busy:
             self.chat.shutdown_turn()
         old = self.review_actions
@@ -172,11 +174,10 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             self.undo_group.removeStack(old.undo_stack)
             old.deleteLater()
         self.reviewer, self.path = reviewer, path
-        self._clicked_change = None
-        self._source_digest = digest if digest is not None else (_file_digest(path) if path else None)
+        self.commands.clicked_change = None
         self.review_actions = ReviewActions(reviewer, self.settings.author, parent=self)
         self.review_actions.changed.connect(self._on_actions_changed)
-        self._attach_editing()
+        self.commands.attach_editing()
         self.undo_group.addStack(self.review_actions.undo_stack)
         self.review_actions.stepped.connect(lambda kind, text: self.record(kind, step=text))
         self.undo_group.setActiveStack(self.review_actions.undo_stack)
@@ -193,36 +194,36 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         self.changes.set_document(reviewer)
         self.comments.set_document(reviewer)
         self.find_bar.attach(self.view, reviewer)
-        self._saved_version = reviewer.document_version() if saved else None
-        self._update_title()
+        self.saved_version = reviewer.document_version() if saved else None
+        self.update_title()
         self._update_enabled()
         self.documentOpened.emit(path)
 
-    def _after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
+    def after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
         """The document changed: lay out what it touched again, read the panels again, mark the
         window modified and schedule a recovery copy."""
         if relayout:
-            self._relayout(block_ids)
+            self.relayout(block_ids)
         self.changes.refresh()
         self.comments.refresh()
         if self.view.document_layout is None:  # a full relayout is running: pages come with it
             self.outline.refresh()
-        self._update_title()
-        self.autosaver.changed()
+        self.update_title()
+        self.files.autosaver.changed()
         self.documentChanged.emit()
 
-    def _relayout(self, block_ids: set[str] | None) -> None:
+    def relayout(self, block_ids: set[str] | None) -> None:
         # remeasures only the changed paragraphs and paginates on only as far as the pages change,
         # keeping the scroll position and the caret
         self.view.relayout_blocks(block_ids)
 
     def _on_actions_changed(self, block_ids) -> None:
-        self._clicked_change = None  # ids are renumbered by accepts, rejects and undo
-        self._after_change(set(block_ids) if block_ids else None)
+        self.commands.clicked_change = None  # ids are renumbered by accepts, rejects and undo
+        self.after_change(set(block_ids) if block_ids else None)
 
     def _on_model_changed(self, result: dict) -> None:
         # the bridge has already laid the pages out again
-        self._after_change(None, relayout=False)
+        self.after_change(None, relayout=False)
         n = len(result.get("applied") or [])
         if n:
             self.statusBar().showMessage(f"Claude proposed {n} edit{'s' if n != 1 else ''}: "
@@ -236,7 +237,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
     def _on_layout_finished(self) -> None:
         self.outline.refresh(self.view.document_layout)
         self.follow_scroll()
-        self._tell_missing_fonts()
+        self.files.tell_missing_fonts()
 
     def follow_scroll(self) -> None:
         """Highlight in the outline the section at the top of the pages."""
@@ -294,7 +295,7 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
         if self.audit is not None:
             self.audit.who = self.settings.author
 
-    def _update_title(self) -> None:
+    def update_title(self) -> None:
         name = self.display_name if self.reviewer is not None else "No document"
         self.setWindowModified(self.modified)
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
@@ -332,37 +333,24 @@ class ReviewWindow(CommandsMixin, FilesMixin, QMainWindow):
             restored = self.restoreState(state, STATE_VERSION) or restored
         return restored
 
-    def _confirm_discard(self) -> bool:
-        """True when there are no unsaved edits, or the user saved or dropped them."""
-        if not self.modified or not self.ask_before_discarding:
-            return True
-        answer = QMessageBox.question(
-            self, APP_NAME, f"{self.display_name} has changes that are not "
-            "saved. Save them first?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
-            return self.save_document()
-        return answer == QMessageBox.Discard
-
-    def _error(self, title: str, message: str) -> None:
-        self.statusBar().showMessage(message, 10000)
-        QMessageBox.warning(self, title, message)
+    def quit_app(self) -> None:
+        QApplication.closeAllWindows()
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if not self._confirm_discard():
+        if not self.files.confirm_discard():
             event.ignore()
             return
         self.save_layout()
-        self.autosaver.stop()
-        if self.reviewer is not None:
-            self.recovery.remove(self.path)  # saved, or the lawyer chose to drop it
+        self.files.close()  # saved, or the lawyer chose to drop it: its recovery copy goes
         self.chat.shutdown()
         super().closeEvent(event)
 
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.files.drag_enter(event)
 
-def _file_digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
-    except OSError:
-        return None
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.files.drag_enter(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.files.drop(event)
 

@@ -186,7 +186,7 @@ def _moved(b: Balloon, x: float, y: float) -> Balloon:
 
 
 # -- a page's balloons ---------------------------------------------------------------------------------
-# (`marks` below is the page view's review_marks.ReviewIndex, duck-typed: that module places its
+# (`marks` below is the page view's marks.ReviewIndex, duck-typed: that module places its
 # balloons with this one, so this one does not import it)
 
 def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
@@ -438,7 +438,7 @@ class BalloonLayer(QObject):
 
     @property
     def marks(self):  # the view's ReviewIndex
-        return self.view._marks
+        return self.view.marks
 
     # -- hits -------------------------------------------------------------------------------------
 
@@ -510,17 +510,17 @@ class BalloonLayer(QObject):
             return False
         first, last = found
         if scroll:
-            number, frag = self.view._flow.entries[first.index]
+            number, frag = self.view.flow.entries[first.index]
             self.view.scroll_to_page(number)
             self.view._show_page_point(number, QPointF(frag.x + frag.para.x, frag.top))
-        self.view._select(first, last)
+        self.view.selection.select(first, last)
         if emit:
             self.view.commentClicked.emit(thread_id)
         return True
 
     def selection_of(self, thread_id: int) -> tuple[TextPos, TextPos] | None:
         """Text positions of the start and end of a thread's own ranges in the body text."""
-        marks, flow = self.marks, self.view._flow
+        marks, flow = self.marks, self.view.flow
         ranged = marks.ranged_ids()
         first = last = None
         for index, (_number, frag) in enumerate(flow.entries):

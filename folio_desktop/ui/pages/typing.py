@@ -25,7 +25,7 @@ from ...docx.model import graphemes
 from ...docx.model.textkit import index_to_utf16, text_hash
 from ...docx.package.ooxml import W_NS
 from ..review_actions import BURST_PAUSE_S, EditRefused
-from .input import Mark
+from .selection import Mark
 
 _W = "{" + W_NS + "}"
 _NOTE_MARKER = "[^"
@@ -83,7 +83,7 @@ class PageEditor(QObject):
         (except a lone "\\n", Shift+Enter's line break)."""
         if "\n" in text and text != "\n":
             return self._paste_lines(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
-        if self.view.selection_marks() is not None:
+        if self.view.selection.selection_marks() is not None:
             return self._replace_selection(text, label)
         caret = self._caret()
         if caret is None:
@@ -94,7 +94,7 @@ class PageEditor(QObject):
     def delete(self, direction: int, word: bool = False) -> bool:
         """Backspace (direction -1) or Delete (1): the selection, else a character (a word with Ctrl)
         beside the caret, else the paragraph break at the caret's edge of the paragraph."""
-        if self.view.selection_marks() is not None:
+        if self.view.selection.selection_marks() is not None:
             return self._replace_selection("", "Delete")
         caret = self._caret()
         if caret is None:
@@ -106,7 +106,7 @@ class PageEditor(QObject):
         if (direction < 0 and k == 0) or (direction > 0 and k >= len(text)):
             return self._join(caret, direction)
         if word:  # to the word's edge, within this paragraph
-            mark = self.view.word_mark(direction)
+            mark = self.view.selection.word_mark(direction)
             edge = mark.offset if mark is not None and mark.block_id == caret.block_id else (0 if direction < 0 else len(text))
             start, end = sorted((k, edge))
         elif direction < 0:
@@ -126,7 +126,7 @@ class PageEditor(QObject):
 
     def new_paragraph(self) -> bool:
         """Enter: split the paragraph at the caret; the caret goes to the start of the second half."""
-        if self.view.selection_marks() is not None and not self._replace_selection("", "Delete"):
+        if self.view.selection.selection_marks() is not None and not self._replace_selection("", "Delete"):
             return False
         caret = self._caret()
         if caret is None:
@@ -155,16 +155,16 @@ class PageEditor(QObject):
             return False
         if "\n" in text:
             return self._paste_lines(text.split("\n"))
-        if self.view.selection_marks() is not None:
+        if self.view.selection.selection_marks() is not None:
             return self._replace_selection(text, "Paste")
         caret = self._caret()
         return caret is not None and self._run(
             "Paste", [caret.block_id], lambda apply: self._insert(apply, caret, text), None)
 
     def cut(self) -> bool:
-        if self.view.selection_marks() is None:
+        if self.view.selection.selection_marks() is None:
             return False
-        self.view.copy()
+        self.view.selection.copy()
         return self._replace_selection("", "Cut")
 
     # -- building batches -----------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class PageEditor(QObject):
     def _paste_lines(self, lines: list[str]) -> bool:
         """Paragraphs of text: the first joins the caret's paragraph, each later one starts a new
         paragraph, the last joins what followed the caret."""
-        if self.view.selection_marks() is not None and not self._replace_selection("", "Delete"):
+        if self.view.selection.selection_marks() is not None and not self._replace_selection("", "Delete"):
             return False
         caret = self._caret()
         if caret is None:
@@ -240,7 +240,7 @@ class PageEditor(QObject):
     def _replace_selection(self, text: str, label: str) -> bool:
         """Type over (or delete) the selection: within one paragraph a replaceRange; over several
         sibling paragraphs, their text and the breaks between them go too."""
-        start, end = self.view.selection_marks()
+        start, end = self.view.selection.selection_marks()
         snapshot = self.view.reviewer.snapshot()
         first, last = snapshot.block(start.block_id), snapshot.block(end.block_id)
         if first is None or last is None:
@@ -301,7 +301,7 @@ class PageEditor(QObject):
             beyond = Mark(first.id, len(first.text)) if direction < 0 else Mark(second.id, 0)
             if (direction < 0 and not first.text) or (direction > 0 and not second.text):
                 return False
-            self.view.place_caret(beyond)
+            self.view.selection.place_caret(beyond)
             return self.delete(direction)
         def script(apply):
             apply([{"type": "mergeBlockWithNext", "blockId": first.id}])
@@ -332,7 +332,7 @@ class PageEditor(QObject):
             return None
         if self._actions() is None or view.reviewer is None:
             return None
-        caret = view.caret_mark()
+        caret = view.selection.caret_mark()
         if caret is None:
             self.notice.emit(NOT_HERE)
         return caret
@@ -354,7 +354,7 @@ class PageEditor(QObject):
             return False
         view = self.view
         now = time.monotonic()
-        burst = kind is not None and view.caret_mark() == self._expected and now - self._last <= BURST_PAUSE_S
+        burst = kind is not None and view.selection.caret_mark() == self._expected and now - self._last <= BURST_PAUSE_S
         try:
             target = actions.keystroke(label, script, region, kind=kind, burst=burst)
         except EditRefused as exc:
@@ -362,8 +362,8 @@ class PageEditor(QObject):
             self._expected = None
             return False
         self._last = now
-        if target is not None and view.place_caret(target):
-            self._expected = view.caret_mark()
+        if target is not None and view.selection.place_caret(target):
+            self._expected = view.selection.caret_mark()
         else:
             self._expected = None
         self.edited.emit(label, region)

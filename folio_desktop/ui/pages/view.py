@@ -3,7 +3,12 @@ hits and clickable redlines.
 
 A QAbstractScrollArea rather than a QGraphicsView: pages are painted straight from the layout's
 fragments (no scene items to build or keep in sync for 500+ pages), only the visible pages are
-painted, and canvas geometry is a sorted list of page tops (page_geometry.PageStrip).
+painted, and canvas geometry is a sorted list of page tops (geometry.PageStrip).
+
+The view owns the pages, their text flow and review marks, zoom and scrolling, and painting; its
+`selection` (selection.PageSelection) owns the caret and the selection, its `input`
+(input.PageInput) what the mouse and the keys do. The Qt event handlers stay here and hand each
+event to `input`.
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from ...layout import DocumentLayout, Page
 from ...layout.paragraph import COLOR_SCHEMES, VIEWS
 from .balloons import BalloonLayer
 from .geometry import GAP, PageStrip
-from .input import SelectionMixin
+from .input import PageInput
 from .marks import ReviewIndex, display_offset
 from .painter import CANVAS, Overlay, paint_page
 from .progressive import ProgressiveLayout
 from .quick_relayout import relayout_blocks
-from .text_flow import TextFlow, TextPos, range_rects
+from .selection import PageSelection
+from .text_flow import TextFlow, range_rects
 
 ZOOM_STEPS = (0.5, 0.67, 0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0)
 MIN_ZOOM, MAX_ZOOM = ZOOM_STEPS[0], ZOOM_STEPS[-1]
@@ -32,7 +38,10 @@ WHEEL_STEP = 120.0  # screen px per wheel notch
 SCROLL_MS = 160
 
 
-class PageView(SelectionMixin, QAbstractScrollArea):
+class PageView(QAbstractScrollArea):
+    """The pages of a document: laid out, zoomed, scrolled and painted, with search hits; the
+    caret and selection are its `selection`, the mouse and keys its `input`."""
+
     layoutProgress = Signal(int)  # pages laid out so far
     layoutFinished = Signal(int)  # page count
     layoutFailed = Signal(str)  # a message for the user
@@ -43,6 +52,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     editingNotice = Signal(str)  # a sentence for the lawyer: where typing does not work, and why
     pagesRelaidOut = Signal(int, int)  # first and last page an edit laid out again
 
+    editor = None  # a PageEditor when the pages can be typed in (it sets itself here)
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.pages: list[Page] = []
@@ -51,14 +62,11 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self.painted_pages: list[int] = []  # page numbers painted by the last paint event
         self.smooth_scrolling = True
         self._strip = PageStrip()
-        self._flow = TextFlow()
-        self._marks = ReviewIndex()
+        self.flow = TextFlow()  # the laid-out text in reading order: what the caret moves through
+        self.marks = ReviewIndex()  # the tracked changes and comments drawn on the pages
+        self.selection = PageSelection(self)
+        self.input = PageInput(self)
         self._fit: str | None = "width"
-        self._anchor: TextPos | None = None
-        self._caret: TextPos | None = None
-        self._desired_x: float | None = None
-        self._press: QPointF | None = None
-        self._dragging = False
         self._highlights: dict[str, list[tuple[int, int]]] = {}
         self._pending_scroll: tuple[str, int] | None = None
         self._restore_scroll: int | None = None
@@ -86,14 +94,14 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
         layoutFinished)."""
         self._reset()
-        self._marks = self._index(reviewer, self._view)
+        self.marks = self._index(reviewer, self._view)
         self.reviewer = reviewer
         self._runner.start(reviewer.document, view=self._view, colors=self._colors)
 
     def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
         """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
         self._reset()
-        self._marks = self._index(reviewer, layout.view)
+        self.marks = self._index(reviewer, layout.view)
         self.reviewer = reviewer
         self._add_pages(list(layout.pages))
         self._layout_done(layout)
@@ -113,22 +121,24 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         if layout is None or not block_ids or self.reviewer is None:
             self.relayout()
             return
-        caret, anchor = self.caret_mark(), self.anchor_mark()
+        selection = self.selection
+        caret, anchor = selection.caret_mark(), selection.anchor_mark()
         old_count = len(self.pages)
         first, last = relayout_blocks(layout, set(block_ids))
         self.pages = list(layout.pages)
         old_last = last if len(self.pages) == old_count else old_count
-        self._marks = self._index(self.reviewer, layout.view)
+        self.marks = self._index(self.reviewer, layout.view)
         self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
-        if self._flow.entries and first <= old_count:
-            self._flow.replace_pages(self.pages, first, last, old_last)
+        if self.flow.entries and first <= old_count:
+            self.flow.replace_pages(self.pages, first, last, old_last)
         else:
-            self._flow = TextFlow()
+            self.flow = TextFlow()
             for page in self.pages:
-                self._flow.add_page(page)
-        self._anchor = self._caret = None
+                self.flow.add_page(page)
+        selection.anchor = selection.caret = None
         if caret is not None:
-            self._anchor, self._caret = self._unmark(anchor) or self._unmark(caret), self._unmark(caret)
+            selection.anchor, selection.caret = (selection.unmark(anchor) or selection.unmark(caret),
+                                                 selection.unmark(caret))
         self._update_scrollbars()
         self.viewport().update()
         self.pagesRelaidOut.emit(first, last)
@@ -137,8 +147,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         """A fresh index of changes and comments; the thread picked (and a reply being typed) stays
         picked when the same document is laid out again."""
         marks = ReviewIndex(reviewer, view)
-        if reviewer is not None and reviewer is self._marks.reviewer:
-            marks.active, marks.replying = self._marks.active, self._marks.replying
+        if reviewer is not None and reviewer is self.marks.reviewer:
+            marks.active, marks.replying = self.marks.active, self.marks.replying
         return marks
 
     @property
@@ -171,15 +181,15 @@ class PageView(SelectionMixin, QAbstractScrollArea):
 
     def _sheet_width(self, page: Page) -> float:
         """The page and, when its view shows comments and there are some, the markup area beside it."""
-        return page.width + self._marks.markup_width(page.view)
+        return page.width + self.marks.markup_width(page.view)
 
     def _reset(self) -> None:
         self._runner.cancel()
         self.pages = []
         self.document_layout = None
         self._strip.clear()
-        self._flow = TextFlow()
-        self._anchor = self._caret = None
+        self.flow = TextFlow()
+        self.selection.anchor = self.selection.caret = None
         self._pending_scroll = None
         self._restore_scroll = None
         self._restore_page = None
@@ -192,7 +202,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         for page in pages:
             self.pages.append(page)
             self._strip.append(self._sheet_width(page), page.height)
-            self._flow.add_page(page)
+            self.flow.add_page(page)
         if self._fit and (first or (wider and self._fit == "width")):
             self._apply_fit()
         self._update_scrollbars()
@@ -205,7 +215,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             rect = self._strip.page_rect(number - 1, self.viewport().width())
             v.setValue(round(rect.top() + fraction * rect.height()))
             self._restore_page = None
-        if self._pending_scroll and self._flow.block_entries(self._pending_scroll[0]):
+        if self._pending_scroll and self.flow.block_entries(self._pending_scroll[0]):
             self.scroll_to_block(*self._pending_scroll)
         self.viewport().update()
         self.layoutProgress.emit(len(self.pages))
@@ -213,14 +223,14 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     def _layout_done(self, layout: DocumentLayout) -> None:
         replaced = len(layout.pages) != len(self.pages) or any(a is not b for a, b in zip(layout.pages, self.pages))
         if replaced:  # a second pass (NUMPAGES) replaced every page
-            count = len(self._flow.entries)
+            count = len(self.flow.entries)
             self.pages = list(layout.pages)
             self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
-            self._flow = TextFlow()
+            self.flow = TextFlow()
             for page in self.pages:
-                self._flow.add_page(page)
-            if len(self._flow.entries) != count:
-                self._anchor = self._caret = None
+                self.flow.add_page(page)
+            if len(self.flow.entries) != count:
+                self.selection.anchor = self.selection.caret = None
             self._update_scrollbars()
             self.viewport().update()
         self.document_layout = layout
@@ -318,7 +328,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             zoom = min(zoom, (vh - 2 * GAP) / height)
         self._apply_zoom(min(max(zoom, MIN_FIT_ZOOM), MAX_ZOOM))
         if self._fit == "page":
-            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
+            self.scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
 
     def _apply_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Change zoom keeping the document point under `anchor` (default: viewport centre) still."""
@@ -343,21 +353,21 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     def scroll_to_block(self, block_id: str, offset: int = 0) -> bool:
         """Bring the page holding accepted-view `offset` of a block into view and select the block.
         While layout is still running, an unknown block is remembered and shown when it arrives."""
-        entries = self._flow.block_entries(block_id)
+        entries = self.flow.block_entries(block_id)
         if not entries:
             if self._runner.running:
                 self._pending_scroll = (block_id, offset)
             return False
         self._pending_scroll = None
-        index = next((i for i in entries if offset < self._flow.entries[i][1].accepted_range[1]), entries[-1])
-        number, frag = self._flow.entries[index]
-        self.select_block(block_id)
+        index = next((i for i in entries if offset < self.flow.entries[i][1].accepted_range[1]), entries[-1])
+        number, frag = self.flow.entries[index]
+        self.selection.select_block(block_id)
         self._show_page_point(number, QPointF(frag.x + frag.para.x, frag.top))
         return True
 
     def scroll_to_page(self, number: int) -> None:
         if 1 <= number <= len(self.pages):
-            self._scroll_to_canvas_y(self._strip.page_rect(number - 1, self.viewport().width()).top() - GAP)
+            self.scroll_to_canvas_y(self._strip.page_rect(number - 1, self.viewport().width()).top() - GAP)
 
     def _show_page_point(self, number: int, point: QPointF) -> None:
         """Scroll so a page point shows in the upper part of the viewport, with the viewport's
@@ -369,26 +379,27 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             y = rect.center().y() - vh / 2
         else:
             y = min(max(canvas.y() - vh * 0.25, rect.top() - vh / 2 + 1), rect.bottom() - vh / 2 - 1)
-        self._scroll_to_canvas_y(y)
+        self.scroll_to_canvas_y(y)
         h = self.horizontalScrollBar()
         if not h.value() <= canvas.x() <= h.value() + vw:
             h.setValue(round(canvas.x() - 40))
 
-    def _scroll_to_canvas_y(self, y: float) -> None:
+    def scroll_to_canvas_y(self, y: float) -> None:
         self._scroll_anim.stop()
         self.verticalScrollBar().setValue(round(y))
 
-    def _ensure_caret_visible(self) -> None:
-        if self._caret is None:
+    def ensure_caret_visible(self) -> None:
+        caret = self.selection.caret
+        if caret is None:
             return
-        number, rect = self._flow.caret_rect(self._caret)
+        number, rect = self.flow.caret_rect(caret)
         top = self.page_to_viewport(number, rect.topLeft())
         bottom = self.page_to_viewport(number, rect.bottomLeft())
         v, vh = self.verticalScrollBar(), self.viewport().height()
         if top.y() < 0:
-            self._scroll_to_canvas_y(v.value() + top.y() - 20)
+            self.scroll_to_canvas_y(v.value() + top.y() - 20)
         elif bottom.y() > vh:
-            self._scroll_to_canvas_y(v.value() + bottom.y() - vh + 20)
+            self.scroll_to_canvas_y(v.value() + bottom.y() - vh + 20)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
         self.viewport().update()
@@ -421,7 +432,45 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         self._scroll_anim.start()
         event.accept()
 
+    # -- mouse, keys and input methods: PageInput's ------------------------------------------------
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if not self.input.mouse_press(event):
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.input.mouse_move(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.input.mouse_release(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.input.mouse_double_click(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if not self.input.key_press(event):
+            super().keyPressEvent(event)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 - Qt override
+        # Tab types a tab in the pages (as in Word) instead of moving the focus on
+        return False if self.editor is not None else super().focusNextPrevChild(forward)
+
+    def inputMethodEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.input.input_method(event)
+
+    def inputMethodQuery(self, query):  # noqa: N802 - Qt override
+        answer = self.input.input_method_query(query)
+        return answer if answer is not None else super().inputMethodQuery(query)
+
     # -- painting -------------------------------------------------------------------------------------
+
+    def set_highlights(self, hits) -> None:
+        """Highlight search hits: [(block_id, start, end), ...] in accepted-view offsets."""
+        self._highlights = {}
+        for block_id, start, end in hits:
+            self._highlights.setdefault(block_id, []).append((start, end))
+        self.viewport().update()
+
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self.viewport())
@@ -434,7 +483,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
             for index in self._strip.visible(scroll.y() + area.top(), scroll.y() + area.bottom()):
                 target = self._strip.page_rect(index, vw).translated(-scroll)
                 if target.intersects(area):
-                    paint_page(painter, self.pages[index], target, self.zoom, self._marks, self._overlay(index))
+                    paint_page(painter, self.pages[index], target, self.zoom, self.marks, self._overlay(index))
                     painted.append(index + 1)
         finally:
             painter.end()
@@ -448,7 +497,7 @@ class PageView(SelectionMixin, QAbstractScrollArea):
         image.fill(CANVAS)
         painter = QPainter(image)
         try:
-            paint_page(painter, page, QRectF(0, 0, width * zoom, page.height * zoom), zoom, self._marks,
+            paint_page(painter, page, QRectF(0, 0, width * zoom, page.height * zoom), zoom, self.marks,
                        self._overlay(number - 1))
         finally:
             painter.end()
@@ -457,10 +506,11 @@ class PageView(SelectionMixin, QAbstractScrollArea):
     def _overlay(self, index: int) -> Overlay:
         overlay = Overlay()
         page = self.pages[index]
-        has_selection = self._anchor is not None and self._anchor != self._caret
+        anchor, caret = self.selection.anchor, self.selection.caret
+        has_selection = anchor is not None and anchor != caret
         for frag in page.body_fragments():
             if has_selection:
-                part = self._flow.slices(self._anchor, self._caret, self._flow.index_of(frag))
+                part = self.flow.slices(anchor, caret, self.flow.index_of(frag))
                 if part is not None:
                     overlay.selection.extend(range_rects(frag, *part))
             for start, end in self._highlights.get(frag.block_id or "", ()):
@@ -469,8 +519,8 @@ class PageView(SelectionMixin, QAbstractScrollArea):
                 e = min(display_offset(frag.para, end, end=True), hi)
                 if s < e:
                     overlay.highlights.extend(range_rects(frag, s, e))
-        if self._caret is not None and not has_selection and self.hasFocus():
-            number, rect = self._flow.caret_rect(self._caret)
+        if caret is not None and not has_selection and self.hasFocus():
+            number, rect = self.flow.caret_rect(caret)
             if number == page.number:
                 overlay.caret = rect
         return overlay

@@ -1,6 +1,6 @@
 """The paragraph at the top of the viewport: the section the lawyer is reading while scrolling
-(the outline panel follows it). The caret, the selection and the changes under them are PageView's
-own methods (page_input.py)."""
+(the outline panel follows it). The caret, the selection and the changes under them are the page
+view's `selection` (selection.py)."""
 
 from __future__ import annotations
 

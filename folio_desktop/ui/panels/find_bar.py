@@ -153,7 +153,7 @@ class FindBar(QWidget):
             return
         block_id, start, end = self.hits[index]
         if self.view.scroll_to_block(block_id, start):
-            self.view.select_range(block_id, start, end)
+            self.view.selection.select_range(block_id, start, end)
 
     def _update_label(self) -> None:
         if not self.field.text():

@@ -35,7 +35,7 @@ class StatusIndicators(QObject):
         self.window = window
         view = window.view
         self.page_button = ClickableLabel("Go to page (Ctrl+G)")
-        self.page_button.clicked.connect(window.go_to_page_dialog)
+        self.page_button.clicked.connect(window.commands.go_to_page_dialog)
         self.zoom_label = QLabel()
         self.zoom_label.setToolTip("Zoom (Ctrl++ and Ctrl+-; Ctrl+0 for 100%)")
         self.track_button = ClickableLabel("Click to turn over: your own edits as tracked changes or made "
@@ -61,7 +61,7 @@ class StatusIndicators(QObject):
     def page_number(self) -> int:
         """The caret's page while the caret is on screen, else the page in the middle of the view."""
         view = self.window.view
-        caret = view.caret_page()
+        caret = view.selection.caret_page()
         if caret and view.page_rect(caret).intersects(view.viewport().rect()):
             return caret
         return view.current_page()

@@ -16,8 +16,8 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.layout.paragraph import TWIP
 from folio_desktop.ui.pages.geometry import text_edges
-from folio_desktop.ui.pages.input import Mark
 from folio_desktop.ui.pages.marks import change_bars
+from folio_desktop.ui.pages.selection import Mark
 from folio_desktop.ui.pages.text_flow import cursor_x
 
 DATE = 'w:date="2024-01-01T00:00:00Z"'
@@ -215,13 +215,13 @@ def test_click_after_the_join_lands_at_the_block_offset(qtbot, qapp):
     assert layout.hit_test(1, point) == (block.id, block.text.index("beta") + 2)
     view.scroll_to_page(1)
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.page_to_viewport(1, point).toPoint())
-    assert view.caret_mark() == Mark(block.id, block.text.index("beta") + 2)
+    assert view.selection.caret_mark() == Mark(block.id, block.text.index("beta") + 2)
     # a selection over the join reads as one paragraph: no line break between the two texts
     start = block.text.rindex("alpha ", 0, block.start_of(block.element))
     end = block.text.index("beta") + 4
-    assert view.select_range(block.id, start, end)
-    assert view.selection_text() == block.text[start:end]
-    assert view.selection_block_range() == (block.id, start, end)
+    assert view.selection.select_range(block.id, start, end)
+    assert view.selection.selection_text() == block.text[start:end]
+    assert view.selection.selection_block_range() == (block.id, start, end)
 
 
 def test_relayout_after_edits_of_joined_paragraphs_equals_a_fresh_layout(qapp):

@@ -184,13 +184,13 @@ def test_window_title_zoom_and_a_file_that_cannot_be_opened(qtbot, tmp_path, win
     window.zoom_out_action.trigger()
     assert window.view.zoom < zoom
     shown = []
-    monkeypatch.setattr(window, "_error", lambda title, message: shown.append(message))
+    monkeypatch.setattr(window.files, "_error", lambda title, message: shown.append(message))
     bad = tmp_path / "not-a-document.docx"
     bad.write_bytes(b"plain text, not a zip")
-    assert window.open_document(bad) is False
+    assert window.files.open_document(bad) is False
     assert shown and "Traceback" not in shown[0]
     assert window.path.endswith("contract_commonpaper_pilot_agreement.docx")  # the open document stays
-    assert window.accept_change() is False  # nothing clicked, nothing under the selection
+    assert window.commands.accept_change() is False  # nothing clicked, nothing under the selection
     assert "Click a tracked change" in window.statusBar().currentMessage()
 
 
@@ -209,9 +209,9 @@ def test_a_skipped_operation_has_a_show_link_to_its_block(qtbot, api, window):
     assert op_id.startswith("op-") and what.startswith("Not proposed in 1.2: `find` was not found") and target == block
     assert "op-" not in chip.links.text() and "op-" not in chip.header_text()
     assert "Show" in chip.links.text() and chip.links.isVisible()
-    view.clear_selection()
+    view.selection.clear_selection()
     chip.links.linkActivated.emit("show:0")
-    assert "License.  If the Product contains Software" in view.selection_text()
+    assert "License.  If the Product contains Software" in view.selection.selection_text()
     assert window.reviewer.get_changes() == []
 
 

@@ -246,7 +246,7 @@ def test_scroll_to_block_selects_it_and_shows_its_page(qtbot, view, data):
     layout = view.document_layout
     block = next(b for b in plain_blocks(bridge) if layout.page_of(b.id) > 40)
     assert call(bridge, "scroll_to_block", {"blockId": block.id}) == {"scrolled": True}
-    assert view.selection_text() == drawn(bridge, block)
+    assert view.selection.selection_text() == drawn(bridge, block)
     number, frag = layout.fragments_of(block.id)[0]
     assert view.current_page() == number == layout.page_of(block.id)
     top_left = view.page_to_viewport(number, frag.rect.topLeft())
@@ -261,12 +261,12 @@ def test_show_in_document_selects_the_hit_until_it_goes_stale(qtbot, view, data)
     found = call(bridge, "find_text", {"query": "Limited Partner", "matchCase": True})
     hit = next(m for m in found["matches"] if m["blockId"] in plain and layout.page_of(m["blockId"]) > 20)
     assert call(bridge, "show_in_document", {"range": hit["range"]}) == {"shown": True}
-    assert view.selection_text() == "Limited Partner"
+    assert view.selection.selection_text() == "Limited Partner"
     assert call(bridge, "read_selection") == {"text": "Limited Partner"}
     block = bridge.reviewer.snapshot().block(hit["blockId"])
     assert view.current_page() == layout.page_of(block.id, utf16_to_index(block.text, hit["range"]["startOffset"]))
     assert call(bridge, "show_in_document", {"blockId": hit["blockId"]}) == {"shown": True}
-    assert view.selection_text() == drawn(bridge, block)
+    assert view.selection.selection_text() == drawn(bridge, block)
     # another batch rewrites the hit: the old range no longer selects what find_text returned
     call(bridge, "suggest_changes", {"operations": [
         {"type": "replaceRange", "range": hit["range"], "replace": "Investor"}]})
@@ -280,7 +280,7 @@ def test_read_selection_returns_what_the_user_selected(qtbot, view, data):
     block = plain_blocks(bridge)[0]
     number, frag = view.document_layout.fragments_of(block.id)[0]
     assert bridge.scroll_to_block(block.id)  # brings its first line into view (and selects it)
-    view.clear_selection()
+    view.selection.clear_selection()
     assert call(bridge, "read_selection") == {"text": ""}
     para, word = frag.para, next(w for w in block.text.split()[1:] if w.isalpha())
     offset = para.text.index(word, frag.display_range[0])
@@ -289,7 +289,7 @@ def test_read_selection_returns_what_the_user_selected(qtbot, view, data):
                     frag.y + para.lines[frag.first_line].y + para.lines[frag.first_line].height / 2)
     qtbot.mouseDClick(view.viewport(), Qt.LeftButton, pos=view.page_to_viewport(number, point).toPoint())
     assert call(bridge, "read_selection") == {"text": word}
-    assert view.select_block(block.id)
+    assert view.selection.select_block(block.id)
     assert call(bridge, "read_selection") == {"text": drawn(bridge, block)}
 
 
@@ -393,9 +393,9 @@ def test_claudes_edit_elsewhere_leaves_the_lawyers_caret_where_it_was(qtbot, vie
     bridge = live(qtbot, view, data[PILOT.name], author="Claude")
     blocks = plain_blocks(bridge)
     mine, theirs = blocks[1], blocks[-1]
-    assert view.select_range(mine.id, 5, 12)
-    chosen = view.selection_text()
+    assert view.selection.select_range(mine.id, 5, 12)
+    chosen = view.selection.selection_text()
     summary = call(bridge, "suggest_changes", {"operations": [
         {"type": "insertAfterBlock", "blockId": theirs.id, "text": "Claude adds this clause."}]})
     assert len(summary["applied"]) == 1
-    assert view.caret_block_id() == mine.id and view.selection_text() == chosen
+    assert view.selection.caret_block_id() == mine.id and view.selection.selection_text() == chosen

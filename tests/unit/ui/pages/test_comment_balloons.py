@@ -56,7 +56,7 @@ def click_page_point(qtbot, view, number, point, twice=False):
 
 
 def balloons_of(view, number):
-    return view._marks.balloons(view.pages[number - 1])
+    return view.marks.balloons(view.pages[number - 1])
 
 
 def texts(balloon):
@@ -105,7 +105,7 @@ def test_markers_are_in_reading_order_and_anchored_by_range(qtbot, view, same_wo
     rev, ids, block, first, second = same_word
     assert ids["Y"] > ids["X"] and ids["Z"] > ids["X"]  # Y was made last
     layout = shown(view, rev)
-    numbers = view._marks.numbers
+    numbers = view.marks.numbers
     assert sorted(numbers.values()) == [1, 2, 3, 4]  # each thread its own number, none repeated
     assert numbers[ids["Y"]] == 1  # earliest in the text, though made last
     assert {numbers[ids["X"]], numbers[ids["Z"]]} == {2, 3}
@@ -130,11 +130,11 @@ def test_markers_are_in_reading_order_and_anchored_by_range(qtbot, view, same_wo
     with qtbot.waitSignal(view.commentClicked, timeout=1_000) as clicked:
         click_page_point(qtbot, view, number, by_thread[ids["X"]].rect.center())
     assert clicked.args == [ids["X"]]
-    assert view.selection_block_range() == (block, second, second + len("shall"))
+    assert view.selection.selection_block_range() == (block, second, second + len("shall"))
     with qtbot.waitSignal(view.commentClicked, timeout=1_000) as clicked:
         click_page_point(qtbot, view, number, by_thread[ids["Y"]].rect.center())
     assert clicked.args == [ids["Y"]]
-    assert view.selection_block_range() == (block, first, first + len("shall"))
+    assert view.selection.selection_block_range() == (block, first, first + len("shall"))
 
     # clicking the word itself picks the first thread over it, clicking again the next one
     number, point = word_point(layout, block, second + 2)
@@ -147,7 +147,7 @@ def test_markers_are_in_reading_order_and_anchored_by_range(qtbot, view, same_wo
     first_pick = min((ids["X"], ids["Z"]), key=numbers.get)
     other = ids["Z"] if first_pick == ids["X"] else ids["X"]
     assert seen == [first_pick, other, first_pick]
-    assert view._marks.active == first_pick
+    assert view.marks.active == first_pick
     assert next(b for b in balloons_of(view, number) if b.comment_id == first_pick).active
 
 
@@ -168,7 +168,7 @@ def test_many_comments_on_one_word_each_get_their_own_balloon(view):
     rev = DocxReviewer.open(ARABIC)
     layout = shown(view, rev, zoom=0.75)
     threads = rev.get_comments()
-    numbers = view._marks.numbers
+    numbers = view.marks.numbers
     assert sorted(numbers.values()) == list(range(1, len(threads) + 1))
     shown_ids, hidden = [], 0
     for page in layout.pages:
@@ -177,7 +177,7 @@ def test_many_comments_on_one_word_each_get_their_own_balloon(view):
         hidden += sum(b.hidden for b in placed)
         assert [b.number for b in placed if not b.hidden] == sorted(b.number for b in placed if not b.hidden)
     assert len(shown_ids) == len(set(shown_ids))  # no thread twice, no balloon for another's thread
-    anchored = {tid for page in layout.pages for tid in anchors(page, view._marks)}
+    anchored = {tid for page in layout.pages for tid in anchors(page, view.marks)}
     assert len(shown_ids) + hidden == len(anchored) == len(threads)
 
 
@@ -269,7 +269,7 @@ def test_a_page_too_crowded_even_for_closed_balloons_says_how_many_more(qtbot, v
     placed = balloons_of(view, 1)
     more = placed[-1]
     assert more.hidden and f"+{more.hidden} more comments on this page" in [t for _r, _k, t in more.parts]
-    assert len(placed) - 1 + more.hidden == len(anchors(page, view._marks)) >= 36
+    assert len(placed) - 1 + more.hidden == len(anchors(page, view.marks)) >= 36
     assert more.rect.bottom() <= page.height and all(a.rect.bottom() < b.rect.top() for a, b in zip(placed, placed[1:]))
     hidden_thread = more.comment_id
     assert hidden_thread not in [b.comment_id for b in placed[:-1]]
@@ -288,13 +288,13 @@ def window(qtbot, tmp_path):
     copy = tmp_path / SUPERDOC.name
     shutil.copyfile(SUPERDOC, copy)
     w = ReviewWindow(make_settings(tmp_path, None))
-    w.ask_before_discarding = False
+    w.files.ask_before_discarding = False
     w.resize(1500, 900)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
     with qtbot.waitSignal(w.view.layoutFinished, timeout=10_000):
-        assert w.open_document(copy)
+        assert w.files.open_document(copy)
     w.view.fit_width()
     w.activateWindow()  # keyboard focus (the reply editor's) needs the active window
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=2_000)
@@ -374,8 +374,8 @@ def test_a_thread_picked_in_the_panel_opens_its_balloon_and_selects_its_range(qt
     item = panel.item_for(thread.id)
     panel.tree.scrollToItem(item)
     qtbot.mouseClick(panel.tree.viewport(), Qt.LeftButton, pos=panel.tree.visualItemRect(item).center())
-    assert view._marks.active == thread.id
-    assert view.selection_text() == thread.anchored_text
+    assert view.marks.active == thread.id
+    assert view.selection.selection_text() == thread.anchored_text
 
 
 # -- the Comments panel --------------------------------------------------------------------------------------
@@ -468,8 +468,8 @@ def test_a_comment_on_a_selected_word_anchors_on_that_occurrence(qtbot, tmp_path
     window = open_window(qtbot, tmp_path, None, source=path)
     text = window.reviewer.snapshot().block("10000001").text
     second = text.index("shall", text.index("shall") + 1)
-    assert window.view.select_range("10000001", second, second + len("shall"))
-    comment_id = window.add_comment("Why twice?")
+    assert window.view.selection.select_range("10000001", second, second + len("shall"))
+    comment_id = window.commands.add_comment("Why twice?")
     assert comment_id is not None
     marked = window.reviewer.get_content_as_text(annotated=True)
     assert f'goods and <comment id="{comment_id}">shall</comment> invoice' in marked

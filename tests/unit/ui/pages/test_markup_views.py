@@ -98,7 +98,7 @@ def test_simple_markup_marks_changed_lines_with_bars_only(qtbot, view):
     with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
         view.set_document(rev)
     layout = view.document_layout
-    assert layout.view == "simple" and view._marks.markup_width("simple") == MARKUP_WIDTH
+    assert layout.view == "simple" and view.marks.markup_width("simple") == MARKUP_WIDTH
     page = layout.pages[0]
     image = view.render_page(1)
     rows = bars_at(image, page, SIMPLE_BAR)
@@ -109,7 +109,7 @@ def test_simple_markup_marks_changed_lines_with_bars_only(qtbot, view):
         assert middle in rows, block
     plain = layout.fragments_of("6A4E1EB8")[0][1]  # an unchanged line: no bar
     assert int(plain.y + plain.para.lines[0].y + plain.para.lines[0].height / 2) not in rows
-    assert view._marks.balloons(page)  # comments still show beside the page
+    assert view.marks.balloons(page)  # comments still show beside the page
     # No Markup: no bars, no balloons, no markup area; Original the same
     for other in ("none", "original"):
         with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
@@ -117,7 +117,7 @@ def test_simple_markup_marks_changed_lines_with_bars_only(qtbot, view):
         page = view.document_layout.pages[0]
         image = view.render_page(1)
         assert image.width() == round(page.width) and not bars_at(image, page, SIMPLE_BAR)
-        assert not view._marks.balloons(page)
+        assert not view.marks.balloons(page)
 
 
 def test_switching_views_keeps_the_page_in_view(qtbot, view):
@@ -139,13 +139,13 @@ def new_window(qtbot, tmp_path, source=EIGENPAL) -> ReviewWindow:
     if not copy.exists():
         shutil.copyfile(source, copy)
     window = ReviewWindow(make_settings(tmp_path, None))
-    window.ask_before_discarding = False
+    window.files.ask_before_discarding = False
     window.resize(1400, 850)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(copy)
+        assert window.files.open_document(copy)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
     return window
@@ -183,12 +183,12 @@ def test_an_edit_in_simple_markup_stays_in_simple_markup(qtbot, tmp_path):
     window = new_window(qtbot, tmp_path, SAMPLE)
     press(qtbot, window, Qt.Key_2)
     block = next(b for b in window.reviewer.snapshot().blocks if b.text.startswith("The Recipient shall use"))
-    window.view.select_range(block.id, 4, 13)  # "Recipient"
+    window.view.selection.select_range(block.id, 4, 13)  # "Recipient"
     window.view.setFocus()
-    window.add_comment("Which party?")
+    window.commands.add_comment("Which party?")
     layout = window.view.document_layout
     assert layout.view == "simple" and all(p.view == "simple" for p in layout.pages)
-    texts = [t for b in window.view._marks.balloons(layout.pages[0]) for _r, _k, t in b.parts]
+    texts = [t for b in window.view.marks.balloons(layout.pages[0]) for _r, _k, t in b.parts]
     assert "Which party?" in texts
     assert "fifty thousand" not in layout.page_text(layout.page_of("0847357F"))  # 5.1's deletion stays out
 
@@ -292,7 +292,7 @@ def test_the_window_exports_the_view_shown_and_says_which(qtbot, tmp_path, monke
     asked = []
     target = tmp_path / "as shown.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), ""))
-    assert window.export_pdf_dialog() == str(target)
+    assert window.files.export_pdf_dialog() == str(target)
     assert asked[0].endswith(" (original).pdf")
     assert window.statusBar().currentMessage().endswith(f"pages as they were before the tracked changes to {target}")
 
@@ -306,7 +306,7 @@ def test_a_copy_takes_the_text_as_the_view_shows_it(qtbot, view):
         if view.markup_view != markup:
             with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
                 view.set_markup_view(markup)
-        view.select_all()
+        view.selection.select_all()
         view.setFocus()
         qtbot.keyClick(view, Qt.Key_C, Qt.ControlModifier)
         copied = " ".join(QApplication.clipboard().text().split())

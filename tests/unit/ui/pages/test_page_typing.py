@@ -79,7 +79,7 @@ def test_typed_characters_become_one_tracked_insertion_under_the_lawyers_name(qt
     keys(qtbot, view, " only")
     assert text_of(window, DEFINITION) == before[:MEANS] + " only" + before[MEANS:]
     assert changes_of(window.reviewer, DEFINITION) == [("insertion", " only", LAWYER)]
-    assert view.caret_mark().offset == MEANS + len(" only")  # the caret follows the typing
+    assert view.selection.caret_mark().offset == MEANS + len(" only")  # the caret follows the typing
     assert steps(window) == ["Typing"]
     same_as_fresh_layout(window)
     check_saved(window, tmp_path, original)
@@ -96,7 +96,7 @@ def test_backspace_and_delete_strike_text_of_the_original(qtbot, window, tmp_pat
     assert text_of(window, DEFINITION) == before[:MEANS - 2] + before[MEANS + 1:]
     # two Backspaces strike one stretch, as in Word; Delete strikes the space after the caret
     assert changes_of(window.reviewer, DEFINITION) == [("deletion", "ns ", LAWYER)]
-    assert view.caret_mark().offset == MEANS - 2
+    assert view.selection.caret_mark().offset == MEANS - 2
     keys(qtbot, view, "X")  # typed where the caret is: before the struck "ns"
     assert text_of(window, DEFINITION) == before[:MEANS - 2] + "X" + before[MEANS + 1:]
     key(qtbot, view, Qt.Key_Backspace, Qt.ControlModifier)  # Ctrl+Backspace: the word before the caret
@@ -148,7 +148,7 @@ def test_a_burst_of_typing_is_one_undo_step(qtbot, window, monkeypatch):
     assert steps(window) == ["Typing"]
     key(qtbot, view, Qt.Key_Z, Qt.ControlModifier)  # Ctrl+Z takes the whole burst back
     assert text_of(window, DEFINITION) == before and changes_of(window.reviewer, DEFINITION) == []
-    assert view.caret_mark() is not None
+    assert view.selection.caret_mark() is not None
     key(qtbot, view, Qt.Key_Y, Qt.ControlModifier)
     assert text_of(window, DEFINITION) == before[:MEANS] + " wholly new words" + before[MEANS:]
     window.undo_action.trigger()
@@ -181,14 +181,14 @@ def test_enter_splits_the_paragraph_and_the_caret_goes_to_the_second_half(qtbot,
     assert first.text == before[:MEANS] and second.text == before[MEANS:]
     assert (first.display_label, second.display_label) == ("1.1", "1.2")  # the new paragraph is numbered on
     assert snapshot.block(PURPOSE).display_label == "1.3"
-    assert view.caret_mark() == type(view.caret_mark())(second.id, 0, False)
+    assert view.selection.caret_mark() == type(view.selection.caret_mark())(second.id, 0, False)
     keys(qtbot, view, "Y")
     assert text_of(window, second.id) == "Y" + before[MEANS:]
     assert ("paragraphMarkInserted", LAWYER) in [(c.type, c.author) for c in reviewer.get_changes()]
     # Enter at the very end of a paragraph: an empty paragraph after it, which the caret goes to
     click_at(qtbot, view, PURPOSE, len(text_of(window, PURPOSE)))
     key(qtbot, view, Qt.Key_Enter)
-    mark = view.caret_mark()
+    mark = view.selection.caret_mark()
     assert mark.block_id != PURPOSE and text_of(window, mark.block_id) == "" and mark.offset == 0
     keys(qtbot, view, "New clause.")  # typed into the empty paragraph
     assert text_of(window, mark.block_id) == "New clause."
@@ -206,7 +206,7 @@ def test_backspace_after_enter_joins_the_paragraphs_again(qtbot, window):
     key(qtbot, view, Qt.Key_Backspace)  # your own paragraph break: taken out, not struck
     assert window.reviewer.get_content_as_text() == before and window.reviewer.get_changes() == \
         desk_changes_of_sample(window)
-    assert view.caret_mark().block_id == DEFINITION and view.caret_mark().offset == MEANS
+    assert view.selection.caret_mark().block_id == DEFINITION and view.selection.caret_mark().offset == MEANS
     # Backspace at the start of a paragraph of the original strikes the break before it: the two read
     # as one block (the id of the paragraph whose mark survives), the caret where they meet
     definition = text_of(window, DEFINITION)
@@ -214,7 +214,7 @@ def test_backspace_after_enter_joins_the_paragraphs_again(qtbot, window):
     key(qtbot, view, Qt.Key_Backspace)
     assert ("paragraphMarkDeleted", LAWYER) in [(c.type, c.author) for c in window.reviewer.get_changes()]
     assert text_of(window, PURPOSE).startswith(definition)
-    assert view.caret_mark() == type(view.caret_mark())(PURPOSE, len(definition), False)
+    assert view.selection.caret_mark() == type(view.selection.caret_mark())(PURPOSE, len(definition), False)
 
 
 def desk_changes_of_sample(window) -> list:
@@ -252,7 +252,7 @@ def test_paste_plain_text_and_rich_text_as_plain_paragraphs(qtbot, window, tmp_p
     assert [b.text for b in snapshot.blocks[index:index + 5]] == [
         before[:head] + " first line", "second line", "", "**not bold**", "third" + before[head:]]
     assert steps(window) == ["Paste"]
-    assert view.caret_mark().offset == len("third")
+    assert view.selection.caret_mark().offset == len("third")
     index += 2
     data = QMimeData()
     data.setHtml("<p>Alpha <b>beta</b></p><p>Gamma</p>")
@@ -276,7 +276,7 @@ def test_typing_over_a_selection_replaces_it(qtbot, window, tmp_path):
     click_at(qtbot, view, DEFINITION, start)
     point = point_of(view, DEFINITION, start + len("any"))
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, Qt.ShiftModifier, point.toPoint())
-    assert view.selection_text() == "any"
+    assert view.selection.selection_text() == "any"
     keys(qtbot, view, "all")
     assert text_of(window, DEFINITION) == before[:start] + "all" + before[start + 3:]
     assert changes_of(window.reviewer, DEFINITION) == [("deletion", "any", LAWYER), ("insertion", "all", LAWYER)]
@@ -317,7 +317,7 @@ def test_input_method_text_is_typed_at_the_caret(qtbot, window, tmp_path):
     QApplication.sendEvent(view, done)
     assert text_of(window, DEFINITION) == before[:MEANS] + "契約" + before[MEANS:]
     assert changes_of(window.reviewer, DEFINITION) == [("insertion", "契約", LAWYER)]
-    assert view.caret_mark().offset == MEANS + 2
+    assert view.selection.caret_mark().offset == MEANS + 2
     check_saved(window, tmp_path, rejected_text(SAMPLE))
 
 
@@ -329,41 +329,41 @@ def test_caret_moves_by_character_word_line_and_line_edge(qtbot, window):
     text = text_of(window, DEFINITION)
     click_at(qtbot, view, DEFINITION, 0)
     key(qtbot, view, Qt.Key_Right, times=3)
-    assert view.caret_mark().offset == 3
+    assert view.selection.caret_mark().offset == 3
     key(qtbot, view, Qt.Key_Right, Qt.ControlModifier)
-    assert view.caret_mark().offset == text.index("Information")
+    assert view.selection.caret_mark().offset == text.index("Information")
     key(qtbot, view, Qt.Key_Right, Qt.ControlModifier)
-    assert view.caret_mark().offset == text.index("”")  # punctuation is a word of its own, as in Word
+    assert view.selection.caret_mark().offset == text.index("”")  # punctuation is a word of its own, as in Word
     key(qtbot, view, Qt.Key_Right, Qt.ControlModifier)
-    assert view.caret_mark().offset == text.index("means")
+    assert view.selection.caret_mark().offset == text.index("means")
     key(qtbot, view, Qt.Key_Left, Qt.ControlModifier, times=2)
-    assert view.caret_mark().offset == text.index("Information")
+    assert view.selection.caret_mark().offset == text.index("Information")
     key(qtbot, view, Qt.Key_End)
-    line_end = view.caret_mark().offset
+    line_end = view.selection.caret_mark().offset
     assert 0 < line_end < len(text)  # the end of the first line, not of the paragraph
     key(qtbot, view, Qt.Key_Home)
-    assert view.caret_mark().offset == 0  # after the list label, at the text's start
+    assert view.selection.caret_mark().offset == 0  # after the list label, at the text's start
     key(qtbot, view, Qt.Key_Down)
-    assert view.caret_mark().block_id == DEFINITION and view.caret_mark().offset > line_end - 5
+    assert view.selection.caret_mark().block_id == DEFINITION and view.selection.caret_mark().offset > line_end - 5
     key(qtbot, view, Qt.Key_Left, Qt.ShiftModifier, times=2)
-    assert len(view.selection_text()) == 2
+    assert len(view.selection.selection_text()) == 2
     key(qtbot, view, Qt.Key_Home, Qt.ControlModifier)
-    assert view.caret_mark() == type(view.caret_mark())(window.reviewer.snapshot().blocks[0].id, 0, False)
+    assert view.selection.caret_mark() == type(view.selection.caret_mark())(window.reviewer.snapshot().blocks[0].id, 0, False)
     key(qtbot, view, Qt.Key_End, Qt.ControlModifier)
     last = window.reviewer.snapshot().blocks[-1]
-    assert view.caret_mark().block_id == last.id and view.caret_mark().offset == len(last.text)
+    assert view.selection.caret_mark().block_id == last.id and view.selection.caret_mark().offset == len(last.text)
 
 
 def test_up_and_down_in_a_table_go_to_the_cell_above_and_below(qtbot, window):
     view = window.view
     click_at(qtbot, view, NORTHWIND, 3)
     key(qtbot, view, Qt.Key_Down)
-    assert view.caret_mark().block_id == NAME_LEFT  # the cell below, not Harbour's beside it
+    assert view.selection.caret_mark().block_id == NAME_LEFT  # the cell below, not Harbour's beside it
     key(qtbot, view, Qt.Key_Up)
-    assert view.caret_mark().block_id == NORTHWIND
+    assert view.selection.caret_mark().block_id == NORTHWIND
     key(qtbot, view, Qt.Key_End)
     key(qtbot, view, Qt.Key_Right)
-    assert view.caret_mark().block_id == HARBOUR  # along the row, cell to cell
+    assert view.selection.caret_mark().block_id == HARBOUR  # along the row, cell to cell
     keys(qtbot, view, "!")
     assert text_of(window, HARBOUR) == "!Harbour Analytics B.V."
 
@@ -373,13 +373,13 @@ def test_page_down_and_up_move_the_caret_a_screen(qtbot, tmp_path):
     view = window.view
     first = window.reviewer.snapshot().content_blocks[3]
     click_at(qtbot, view, first.id, 0)
-    start_page = view.caret_page()
+    start_page = view.selection.caret_page()
     y = view.verticalScrollBar().value()
     key(qtbot, view, Qt.Key_PageDown, times=2)
-    assert view.verticalScrollBar().value() > y and view.caret_page() > start_page
-    assert view.caret_mark() is not None
+    assert view.verticalScrollBar().value() > y and view.selection.caret_page() > start_page
+    assert view.selection.caret_mark() is not None
     key(qtbot, view, Qt.Key_PageUp, times=2)
-    assert view.caret_page() == start_page
+    assert view.selection.caret_page() == start_page
 
 
 def test_double_click_in_a_header_or_a_footnote_says_plainly_they_cannot_be_edited(qtbot, tmp_path):
@@ -416,7 +416,7 @@ def test_typing_in_a_long_contract_lays_out_exactly_as_a_fresh_layout(qtbot, tmp
     same_as_fresh_layout(window)
     key(qtbot, view, Qt.Key_Backspace, times=len("A new paragraph.") + 1)
     same_as_fresh_layout(window)
-    assert view.caret_mark().block_id == block
+    assert view.selection.caret_mark().block_id == block
     window.review_actions.undo_stack.undo()
     same_as_fresh_layout(window)
     check_saved(window, tmp_path, original)
@@ -431,7 +431,7 @@ def test_keys_that_do_not_type_leave_the_text_alone(qtbot, window):
                         (Qt.Key_Escape, Qt.NoModifier), (Qt.Key_Shift, Qt.ShiftModifier)):
         key(qtbot, view, k, modifier)
     assert window.reviewer.document_version() == version and steps(window) == []
-    assert view.caret_mark().offset == MEANS
+    assert view.selection.caret_mark().offset == MEANS
     key(qtbot, view, Qt.Key_Right, Qt.ShiftModifier, times=2)
     key(qtbot, view, Qt.Key_Escape)  # the selection goes, the caret stays
-    assert view.selection_text() == "" and view.caret_mark().offset == MEANS + 2
+    assert view.selection.selection_text() == "" and view.selection.caret_mark().offset == MEANS + 2

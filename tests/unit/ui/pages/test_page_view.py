@@ -222,7 +222,7 @@ def test_scroll_to_block_shows_its_page_and_selects_it(view, docs):
     assert view.page_rect(number).intersects(view.viewport().rect().toRectF())
     assert number in repaint(view)
     block = rev.snapshot().block(target.block_id)
-    assert block.text.strip() in view.selection_text()
+    assert block.text.strip() in view.selection.selection_text()
     assert not view.scroll_to_block("NOT-A-BLOCK")
 
 
@@ -264,15 +264,15 @@ def test_mouse_selection_reads_back_and_copies(qtbot, view, docs):
     qtbot.mouseMove(view.viewport(), pos=at(15))
     qtbot.mouseMove(view.viewport(), pos=at(end))
     qtbot.mouseRelease(view.viewport(), Qt.LeftButton, pos=at(end))
-    assert view.selection_text() == para.text[start:end]
+    assert view.selection.selection_text() == para.text[start:end]
     QApplication.clipboard().clear()
     qtbot.keyClick(view, Qt.Key_C, Qt.ControlModifier)
     assert QApplication.clipboard().text() == para.text[start:end]
     word_start = para.text.index("March")
     qtbot.mouseDClick(view.viewport(), Qt.LeftButton, pos=at(word_start + 2))
-    assert view.selection_text() == "March"
+    assert view.selection.selection_text() == "March"
     qtbot.keyClick(view, Qt.Key_Escape)
-    assert view.selection_text() == ""
+    assert view.selection.selection_text() == ""
 
 
 def test_keyboard_extends_by_character_and_by_line(qtbot, view, docs):
@@ -281,29 +281,29 @@ def test_keyboard_extends_by_character_and_by_line(qtbot, view, docs):
     para = frag.para
     qtbot.mouseClick(view.viewport(), Qt.LeftButton,
                      pos=view.page_to_viewport(1, span_point(frag, para.spans[1], 0.0)).toPoint())
-    caret = view._caret.offset
+    caret = view.selection.caret.offset
     for _ in range(3):
         qtbot.keyClick(view, Qt.Key_Right, Qt.ShiftModifier)
-    assert view.selection_text() == para.text[caret:caret + 3]
+    assert view.selection.selection_text() == para.text[caret:caret + 3]
     qtbot.keyClick(view, Qt.Key_Left, Qt.ShiftModifier)
-    assert view.selection_text() == para.text[caret:caret + 2]
+    assert view.selection.selection_text() == para.text[caret:caret + 2]
     qtbot.keyClick(view, Qt.Key_Down, Qt.ShiftModifier)
-    text = view.selection_text()
+    text = view.selection.selection_text()
     assert text.startswith(para.text[caret:para.lines[0].end]) and len(text) > para.lines[0].end - caret
-    assert para.lines[1].start <= view._caret.offset < para.lines[1].end
+    assert para.lines[1].start <= view.selection.caret.offset < para.lines[1].end
     qtbot.keyClick(view, Qt.Key_Up, Qt.ShiftModifier)
-    assert view.selection_text() == para.text[caret:caret + 2]
+    assert view.selection.selection_text() == para.text[caret:caret + 2]
     qtbot.keyClick(view, Qt.Key_Right)  # collapses
-    assert view.selection_text() == ""
+    assert view.selection.selection_text() == ""
 
 
 def test_selection_copies_deleted_text_out_and_joins_paragraphs(view, docs):
     rev, layout = shown(view, docs, SAMPLE)
-    assert view.select_block("0847357F")  # 5.1, with a tracked replacement
-    text = view.selection_text()
+    assert view.selection.select_block("0847357F")  # 5.1, with a tracked replacement
+    text = view.selection.selection_text()
     assert "one hundred thousand euros" in text and "fifty thousand euros" not in text
-    view.select_all()
-    text = view.selection_text()
+    view.selection.select_all()
+    text = view.selection.selection_text()
     assert text.startswith("Mutual Non-Disclosure Agreement\nThis Agreement is made")
     assert text.count("\n") >= len(rev.snapshot().blocks) - 1
 
@@ -335,13 +335,13 @@ def test_click_on_changes_and_comments_emits_their_ids(qtbot, view, docs):
             expected = next(i for (t, text), i in changes.items()
                             if t == ctype and text.startswith(frag.para.text[span.start:span.end][:20]))
             assert clicked.args == [expected]
-            assert view.selection_text() == ("" if kind == "deleted" else frag.para.text[span.start:span.end])
+            assert view.selection.selection_text() == ("" if kind == "deleted" else frag.para.text[span.start:span.end])
     comment = rev.get_comments()[0]
     number, frag, span = next((n, f, s) for n, f, s in spans_of(layout, "text") if s.comment)
     with qtbot.waitSignal(view.commentClicked, timeout=1_000) as clicked:
         click_page_point(qtbot, view, number, span_point(frag, span))
     assert clicked.args == [comment.id]
-    balloon = view._marks.balloons(layout.pages[number - 1], text_edges(layout.pages[number - 1])[1])[0]
+    balloon = view.marks.balloons(layout.pages[number - 1], text_edges(layout.pages[number - 1])[1])[0]
     assert balloon.number == 1
     with qtbot.waitSignal(view.commentClicked, timeout=1_000) as clicked:
         click_page_point(qtbot, view, number, balloon.rect.center())

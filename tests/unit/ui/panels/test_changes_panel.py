@@ -297,7 +297,7 @@ def test_accept_and_reject_and_move_to_next_in_the_review_window(qtbot, tmp_path
     assert not set(accepted) & census and len(census) == 212
     assert [r.title for r in panel.selected_rows()] == ["Inserted table (5 rows)"]
     table = panel.selected_rows()[0]
-    qtbot.waitUntil(lambda: view.caret_block_id() == table.shown.block_id, timeout=5_000)  # shown in the pages
+    qtbot.waitUntil(lambda: view.selection.caret_block_id() == table.shown.block_id, timeout=5_000)  # shown in the pages
     assert window.statusBar().currentMessage() == "Accepted: Inserted paragraph, “Order of injection:”."
 
     # the Review menu's shortcut: reject the table, then the row after it

@@ -30,7 +30,7 @@ def hidden_document(path):
 
 def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, None, source=hidden_document(tmp_path / "hidden.docx"))
-    notice = window.concealed_notice
+    notice = window.files.concealed_notice
     assert notice.isVisible()
     text = notice.label.text()
     assert "19 characters of hidden text in 1 paragraph" in text and "block 0000ABCD" in text
@@ -45,7 +45,7 @@ def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
     assert page >= 3 and window.view.current_page() == 1
     qtbot.mouseClick(notice.show_button, Qt.LeftButton)
     assert window.view.current_page() == page
-    assert "The fee is due within ten days." in window.view.selection_text()
+    assert "The fee is due within ten days." in window.view.selection.selection_text()
 
     qtbot.mouseClick(notice.close_button, Qt.LeftButton)
     assert not notice.isVisible()
@@ -54,10 +54,10 @@ def test_notice_names_the_hidden_text_and_show_scrolls_to_it(qtbot, tmp_path):
 
 def test_a_clean_document_opened_next_puts_the_notice_away(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, None, source=hidden_document(tmp_path / "hidden.docx"))
-    assert window.concealed_notice.isVisible()
+    assert window.files.concealed_notice.isVisible()
     clean = tmp_path / PILOT.name
     clean.write_bytes(PILOT.read_bytes())
     with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.open_document(clean)
-    assert not window.concealed_notice.isVisible()
+        assert window.files.open_document(clean)
+    assert not window.files.concealed_notice.isVisible()
     assert window.statusBar().currentMessage().startswith("Opened ")

@@ -83,12 +83,12 @@ def test_next_and_previous_cycle_with_the_hit_selected_and_its_page_shown(qtbot,
     assert bar.hits == hits and n == len(hits) > 10
     assert [(m["blockId"], m["range"]["startOffset"]) for m in rev.find_text("Agreement").matches] == \
         [(b, s) for b, s, _e in hits]  # the pilot is plain text: UTF-16 and str offsets agree
-    assert bar.current == 0 and view.selection_text() == "Agreement"
+    assert bar.current == 0 and view.selection.selection_text() == "Agreement"
     for k in range(1, n):
         assert bar.find_next()
         block_id, start, end = hits[k]
         assert bar.count_label.text() == f"{k + 1} of {n}"
-        assert view.selection_text() == hit_text(rev, hits[k])
+        assert view.selection.selection_text() == hit_text(rev, hits[k])
         assert view.current_page() == layout.page_of(block_id, start)
     assert bar.find_next() and bar.count_label.text() == f"1 of {n}"  # wraps to the first
     assert bar.find_previous() and bar.count_label.text() == f"{n} of {n}"  # and back to the last
@@ -103,7 +103,7 @@ def test_enter_shift_enter_and_escape(qtbot, shown):
     assert bar.count_label.text() == f"3 of {n}"
     qtbot.keyClick(bar.field, Qt.Key_Return, Qt.ShiftModifier)
     assert bar.count_label.text() == f"2 of {n}"
-    assert view.selection_text() == "Customer"
+    assert view.selection.selection_text() == "Customer"
     with qtbot.waitSignal(bar.closed, timeout=1000):
         qtbot.keyClick(bar.field, Qt.Key_Escape)
     assert not bar.isVisible() and highlighted(view) == 0
@@ -133,7 +133,7 @@ def test_a_later_edit_is_searched_again_before_the_next_step(qtbot):
     assert len(bar.hits) == before + 2 == highlighted(view)
     # the step continues after the hit shown before the edit, into the new paragraph
     assert bar.current == 1 and hit_text(rev, bar.hits[1]) == "backend"
-    assert view.selection_text() == "backend"
+    assert view.selection.selection_text() == "backend"
 
 
 def test_hits_in_a_paragraph_continued_on_the_next_page(qtbot):
@@ -159,9 +159,9 @@ def test_hits_in_a_paragraph_continued_on_the_next_page(qtbot):
                 break
             bar.find_next()
         assert bar.hits[bar.current][:2] == (block_id, start)
-        assert view.selection_text() == query
+        assert view.selection.selection_text() == query
         assert view.current_page() == layout.page_of(block_id, start)
         # the selection is painted on the page each end lies on
-        pages = [view._flow.entries[pos.index][0] for pos in (view._anchor, view._caret)]
+        pages = [view.flow.entries[pos.index][0] for pos in (view.selection.anchor, view.selection.caret)]
         assert pages == [layout.page_of(block_id, start), layout.page_of(block_id, start + len(query) - 1)]
     assert view.current_page() == second[0] == first[0] + 1
