@@ -18,7 +18,6 @@ Parts When Saving is checked.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -52,7 +51,7 @@ from ..panels.changes import ChangesPanel
 from ..review_actions import ReviewActions
 from ..wording import listed
 from .save_as_dialog import repairable_parts
-from .save_guard import read_only_problem, write_problem
+from .save_guard import file_digest, read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx)"
 SIZE = (1280, 860)  # at most; a smaller screen gets nine tenths of it
@@ -325,7 +324,7 @@ class CompareWindow(QMainWindow):
             return False
         self.path = str(Path(path).resolve())
         self._saved_version = self.reviewer.document.version
-        self._saved_digest = _digest(self.path)
+        self._saved_digest = file_digest(self.path)
         self._update_title()
         pending = len(self.differences.rows)
         left = f" ({pending} difference{'s' if pending != 1 else ''} still to decide)" if pending else ""
@@ -333,7 +332,7 @@ class CompareWindow(QMainWindow):
         return True
 
     def _changed_outside(self, path: str) -> bool:
-        return self._saved_digest is not None and _digest(path) not in (None, self._saved_digest)
+        return self._saved_digest is not None and file_digest(path) not in (None, self._saved_digest)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         if self.ask_before_discarding and self.review_actions.undo_stack.count() and self.modified:
@@ -350,11 +349,3 @@ class CompareWindow(QMainWindow):
         super().showEvent(event)
         if not event.spontaneous():
             self.view.fit_width()  # the first pages may have been measured before the window had its size
-
-
-def _digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
-    except OSError:
-        return None

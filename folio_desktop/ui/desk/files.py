@@ -39,7 +39,7 @@ from .save_as_dialog import (
     repairable_parts,
     save_with_options,
 )
-from .save_guard import read_only_problem, write_problem
+from .save_guard import file_digest, read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx);;All files (*)"
 PDF_FILTER = "PDF (*.pdf)"
@@ -135,7 +135,7 @@ class DocumentFiles:
     def _show(self, reviewer: DocxReviewer, path: str | None, saved: bool = True,
               digest: str | None = None) -> None:
         """Show `reviewer` in the window, remembering the digest of the file it came from."""
-        self._source_digest = digest if digest is not None else (_file_digest(path) if path else None)
+        self._source_digest = digest if digest is not None else (file_digest(path) if path else None)
         self.window.install(reviewer, path, saved)
 
     def confirm_discard(self) -> bool:
@@ -524,11 +524,3 @@ class DocumentFiles:
         self._tell_open_warnings()
         self.autosaver.changed()
         return True
-
-
-def _file_digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
-    except OSError:
-        return None

@@ -28,8 +28,8 @@ from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
 from ..chat.panel import ChatPanel
+from ..pages.reading_position import top_block_id
 from ..pages.view import PageView
-from ..pages.view_selection import top_block_id
 from ..panels.changes import ChangesPanel
 from ..panels.comments import CommentsPanel
 from ..panels.find_bar import FindBar
