@@ -26,8 +26,9 @@ from . import floating
 from .borders import NO_PADS, TableBorders, cell_pads, close_frames
 from .borders import pads as frame_pads
 from .borders import piece as frame_piece
+from .display_text import ACCEPTED_VIEWS
 from .fonts import FontBook
-from .model import DocumentLayout, Fragment, Page
+from .model import TWIP, DocumentLayout, Fragment, MeasuredParagraph, Page
 from .page_numbers import (
     PageNumbers,
     has_page_field,
@@ -36,7 +37,7 @@ from .page_numbers import (
     section_counts,
     with_page_fields,
 )
-from .paragraph import ACCEPTED_VIEWS, TWIP, MeasuredParagraph, ParagraphMeasurer, joined_away
+from .paragraph import ParagraphMeasurer, joined_away
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR, T_TC, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "tr", "tc", "sdt", "sdtContent"))
@@ -56,7 +57,7 @@ class _Column:
 class Paginator:
     def __init__(self, doc, fonts: FontBook | None = None, show_markup: bool = True, view: str | None = None,
                  colors: str = "author"):
-        """view: the markup view (paragraph.VIEWS; show_markup=False is "none"); colors: "author"
+        """view: the markup view (display_text.VIEWS; show_markup=False is "none"); colors: "author"
         or "kind" (insertions and deletions in two colours whoever made them)."""
         self.doc = doc
         self.fonts = fonts or FontBook()
