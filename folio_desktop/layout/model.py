@@ -175,6 +175,16 @@ class MeasuredParagraph:
 
 
 @dataclass
+class Column:
+    """One column of a page's text area (page px): where the flow puts lines, between top and bottom."""
+
+    x: float
+    top: float
+    bottom: float
+    width: float
+
+
+@dataclass
 class Fragment:
     """Lines first_line..last_line of one measured paragraph, placed on a page."""
 
