@@ -430,7 +430,7 @@ class TableBorders:
         return out
 
     def attach(self, row: dict, tr) -> None:
-        """Give a measured row (engine._measure_row) its edges and the fills of its merged cells."""
+        """Give a measured row (tables._measure_row) its edges and the fills of its merged cells."""
         edges = self.rows.get(tr)
         row["edges"] = edges
         if edges is not None:
@@ -456,7 +456,7 @@ class TableBorders:
 
 
 def _cell_fill(tc) -> str | None:
-    """A cell's own w:shd fill as engine._cell_fill reads it ("#RRGGBB"; None for none, auto, white)."""
+    """A cell's own w:shd fill as tables._cell_fill reads it ("#RRGGBB"; None for none, auto, white)."""
     shd = tc.find(f"{_W}tcPr/{_W}shd")
     fill = hex_color(shd.get(_W + "fill")) if shd is not None else None
     return "#" + fill if fill and fill != "FFFFFF" else None

@@ -32,8 +32,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QTextLayout
 
 from ..docx.errors import DocxError
-from .model import Fragment, Page
-from .paragraph import EMU, TWIP, Line, MeasuredParagraph
+from .model import EMU, TWIP, Fragment, Line, MeasuredParagraph, Page
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"

@@ -1,13 +1,187 @@
-"""The layout result: pages of positioned fragments that know their story, block and text offsets."""
+"""The layout result: measured paragraphs (lines, spans, the accepted-offset map) and pages of
+positioned fragments that know their story, block and text offsets.
+
+Units are pixels at 96 dpi (a twip is 1/15 px), as in the spec's page geometry.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTextLayout
 
-from .paragraph import MeasuredParagraph
+TWIP = 1 / 15  # px per twip at 96 dpi
+EMU = 1 / 9525  # px per EMU at 96 dpi
+
+
+@dataclass
+class Span:
+    """A stretch of display text with one format and where it came from."""
+
+    start: int
+    end: int
+    kind: str  # text | inserted | deleted | formatted | label | note | object
+    author: str | None = None
+    comment: bool = False  # inside at least one comment's range
+    moved: bool = False
+    comments: tuple[str, ...] = ()  # the w:id of every comment whose range covers the span
+
+
+@dataclass
+class Line:
+    y: float  # top of the line box inside the paragraph, after space before
+    height: float
+    ascent: float
+    start: int  # display text offsets
+    end: int
+    page_break_before: bool = False
+
+
+class AcceptedMap:
+    """Display offset -> accepted-view offset (-1 where the accepted view has no such text: deleted
+    text, list labels, a note's own number), kept as stretches and expanded into a list on first
+    use: pagination never reads it, and a long contract has millions of characters.
+
+    Reads as the list it stands for (index, slice, len, iterate, index(), ==)."""
+
+    __slots__ = ("_stretches", "_size", "_list")
+
+    def __init__(self) -> None:
+        self._stretches: list[tuple[int, int, int]] = []  # (length, first accepted offset, step 0 or 1)
+        self._size = 0
+        self._list: list[int] | None = None
+
+    def add(self, length: int, first: int, step: int) -> None:
+        """length characters mapping to first, first + step, ... (step 0: all to first)."""
+        if length > 0:
+            self._stretches.append((length, first, step))
+            self._size += length
+            self._list = None
+
+    def trimmed(self, head: int, tail: int) -> AcceptedMap:
+        """This map without its first head and last tail characters."""
+        out = AcceptedMap()
+        skip, keep = head, self._size - head - tail
+        for length, first, step in self._stretches:
+            if skip >= length:
+                skip -= length
+                continue
+            take = min(length - skip, keep)
+            if take <= 0:
+                break
+            out.add(take, first + step * skip, step)
+            keep -= take
+            skip = 0
+        return out
+
+    def shifted(self, offset: int) -> AcceptedMap:
+        """This map with every accepted offset moved by `offset` (a paragraph whose text a block
+        reads after that of paragraphs joined to it by deleted marks)."""
+        out = AcceptedMap()
+        for length, first, step in self._stretches:
+            out.add(length, first + offset if first >= 0 else first, step)
+        return out
+
+    def _expanded(self) -> list[int]:
+        if self._list is None:
+            out: list[int] = []
+            for length, first, step in self._stretches:
+                out.extend(range(first, first + length) if step else [first] * length)
+            self._list = out
+        return self._list
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __bool__(self) -> bool:
+        return self._size > 0
+
+    def __getitem__(self, index):
+        return self._expanded()[index]
+
+    def __iter__(self):
+        return iter(self._expanded())
+
+    def index(self, value: int) -> int:
+        return self._expanded().index(value)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, AcceptedMap)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"AcceptedMap({self._expanded()!r})"
+
+
+@dataclass
+class MeasuredParagraph:
+    text: str
+    layout: QTextLayout
+    lines: list[Line]
+    space_before: float
+    space_after: float
+    x: float  # left edge of the text area relative to the column
+    width: float
+    accepted: AcceptedMap | list[int]  # display offset -> accepted-view offset (-1 for deleted/label text)
+    spans: list[Span] = field(default_factory=list)
+    note_refs: list[tuple[int, str, int]] = field(default_factory=list)  # (display offset, type, note id)
+    objects: list[tuple[int, float, float]] = field(default_factory=list)  # inline drawings: (offset, w, h) px
+    floating: list[tuple[float, float]] = field(default_factory=list)  # anchored drawings (w, h), reported
+    # every drawing's wp:inline / wp:anchor element at its display offset (layout/floating.py places
+    # the anchored ones; the painter draws both)
+    drawings: list[tuple[int, object]] = field(default_factory=list)
+    leaders: list[tuple[float, str]] = field(default_factory=list)  # tab stops with leaders: (x, kind)
+    # comment ranges in this paragraph: (w:id, display start, end, whether the range starts here);
+    # a range open at the paragraph's start or end runs to that edge
+    comment_marks: list[tuple[str, int, int, bool]] = field(default_factory=list)
+    # where a change's text is left out of this view (deleted text in Simple Markup): (offset, author)
+    hidden_changes: list[tuple[int, str | None]] = field(default_factory=list)
+    vanished: bool = False  # a paragraph this view leaves out (deleted in an accepted view, inserted in Original)
+    keep_next: bool = False
+    keep_lines: bool = False
+    widow_control: bool = True
+    page_break_before: bool = False
+    page_break_after: bool = False  # a page break was the paragraph's last content
+    contextual_key: str | None = None  # style id when contextual spacing applies
+    list_key: str | None = None  # numId of a numbered paragraph
+    auto_before: bool = False  # space before / after is HTML auto spacing
+    auto_after: bool = False
+    frame: object = None  # borders.Frame: the paragraph's borders and shading (None: neither)
+
+    @property
+    def content_height(self) -> float:
+        return sum(line.height for line in self.lines)
+
+    def accepted_range(self, start: int, end: int) -> tuple[int, int]:
+        """Accepted-view [start, end) covered by display [start, end)."""
+        lo = next((self.accepted[i] for i in range(start, min(end, len(self.accepted))) if self.accepted[i] >= 0), None)
+        hi = next((self.accepted[i] + 1 for i in range(min(end, len(self.accepted)) - 1, start - 1, -1)
+                   if self.accepted[i] >= 0), None)
+        if lo is None:
+            before = next((self.accepted[i] + 1 for i in range(start - 1, -1, -1) if self.accepted[i] >= 0), 0)
+            return before, before
+        last = min(end, len(self.accepted)) - 1
+        note = next((sp for sp in self.spans if sp.kind == "note" and sp.start <= last < sp.end), None)
+        if note is not None:
+            # a note's number reads as a whole [^n] marker in the accepted view: the range ends after it
+            hi = self.accepted[note.start] + len(self._note_marker(note))
+        return lo, hi
+
+    def _note_marker(self, span) -> str:
+        number = self.text[span.start:span.end].replace("\u2060", "")
+        kind = next((k for offset, k, _id in self.note_refs if offset == span.start), "footnote")
+        return f"[^{number}]" if kind == "footnote" else f"[^e{number}]"
+
+
+
+@dataclass
+class Column:
+    """One column of a page's text area (page px): where the flow puts lines, between top and bottom."""
+
+    x: float
+    top: float
+    bottom: float
+    width: float
 
 
 @dataclass
@@ -92,7 +266,7 @@ class Page:
     fills: list[tuple[QRectF, str]] = field(default_factory=list)  # cell and paragraph shading: (rect, "#RRGGBB")
     # table cell and paragraph borders with their colours, widths and styles (borders.BorderSegment)
     borders: list = field(default_factory=list)
-    view: str = "all"  # the markup view it was laid out in (paragraph.VIEWS)
+    view: str = "all"  # the markup view it was laid out in (display_text.VIEWS)
     # the number its PAGE fields print before formatting: section-relative after a w:pgNumType
     # restart, so not `number` (the physical index the view, the status bar and the tools use)
     number_value: int = 0

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen
 
 from ...layout import Page
 from ...layout.floating import T_INLINE, Drawing, MediaStore, Shape, inline_shapes
-from ...layout.paragraph import EMU
+from ...layout.model import EMU
 
 PLACEHOLDER_FILL = QColor("#f1f3f5")
 PLACEHOLDER_EDGE = QColor("#c4c9cf")

@@ -20,7 +20,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from ...layout import DocumentLayout, Page
-from ...layout.paragraph import COLOR_SCHEMES, VIEWS
+from ...layout.display_text import COLOR_SCHEMES, VIEWS
 from .balloons import BalloonLayer
 from .geometry import GAP, PageStrip
 from .input import PageInput
@@ -70,8 +70,8 @@ class PageView(QAbstractScrollArea):
         self._highlights: dict[str, list[tuple[int, int]]] = {}
         self._pending_scroll: tuple[str, int] | None = None
         self._restore_scroll: int | None = None
-        self._view = "all"  # the markup view (layout.paragraph.VIEWS)
-        self._colors = "author"  # how changes are coloured (layout.paragraph.COLOR_SCHEMES)
+        self._view = "all"  # the markup view (layout.display_text.VIEWS)
+        self._colors = "author"  # how changes are coloured (layout.display_text.COLOR_SCHEMES)
         self._restore_page: tuple[int, float] | None = None
         self._runner = ProgressiveLayout(self)
         self._runner.pagesReady.connect(self._add_pages)

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...layout.paragraph import KIND_COLORS as PAGE_COLORS
+from ...layout.display_text import KIND_COLORS as PAGE_COLORS
 from ..review_actions import with_paragraph_marks
 from ..wording import short_date
 from .change_rows import KINDS, MARKS, ChangeRow, Places, change_rows, counts, difference_rows

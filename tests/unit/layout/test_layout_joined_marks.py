@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.layout.paragraph import TWIP
+from folio_desktop.layout.model import TWIP
 from folio_desktop.ui.pages.geometry import text_edges
 from folio_desktop.ui.pages.marks import change_bars
 from folio_desktop.ui.pages.selection import Mark

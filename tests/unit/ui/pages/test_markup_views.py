@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.layout.paragraph import KIND_COLORS
+from folio_desktop.layout.display_text import KIND_COLORS
 from folio_desktop.ui.chat.live_bridge import LiveBridge
 from folio_desktop.ui.desk.export import export_pdf
 from folio_desktop.ui.desk.window import ReviewWindow
