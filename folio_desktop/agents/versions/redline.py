@@ -221,7 +221,4 @@ def generate_redline_docx(base: bytes, revised: bytes, author: str = "folio comp
                              privacy, undefined_references)
 
 
-__all__ = [
-    "GenerateRedlineDocxResourceImportError", "InvalidGenerateRedlineDocxOptionsError", "RedlineVerificationError",
-    "generate_redline_docx", "redline_reviewers",
-]
+__all__ = ["generate_redline_docx", "redline_reviewers"]
