@@ -18,11 +18,11 @@ from folio_desktop.docx.package.opc import atomic_write, read_document_file
 from . import privacy as privacy_mod
 from .compare import diff_reviewers, format_version_diff_for_llm, open_view
 from .notes import redline_notes
-from .redline import (
+from .redline import redline_reviewers
+from .redline_errors import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
     RedlineVerificationError,
-    redline_reviewers,
 )
 
 PROG = "folio-desktop compare"

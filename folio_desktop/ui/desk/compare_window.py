@@ -36,11 +36,11 @@ from PySide6.QtWidgets import (
 from ...agents.versions import privacy
 from ...agents.versions.compare import diff_reviewers, open_view
 from ...agents.versions.notes import redline_notes
-from ...agents.versions.redline import (
+from ...agents.versions.redline import redline_reviewers
+from ...agents.versions.redline_errors import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
     RedlineVerificationError,
-    redline_reviewers,
 )
 from ...docx import DocxReviewer
 from ...docx.errors import DocxError

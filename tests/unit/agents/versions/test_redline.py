@@ -14,11 +14,10 @@ from docbuilder import build_docx, p
 from package_surgery import with_core
 
 from folio_desktop.agents.versions.cli import run as compare_cli
-from folio_desktop.agents.versions.redline import (
+from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
+from folio_desktop.agents.versions.redline_errors import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
-    generate_redline_docx,
-    story_texts,
 )
 from folio_desktop.docx import DocxReviewer
 

@@ -1,0 +1,401 @@
+"""The redline writer: the tracked changes of each story's plan written into the base, copied-in content
+marked inserted, the rest through the operation engine in tracked-changes mode, then one date for all."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from folio_desktop.docx import DocxReviewer
+from folio_desktop.docx.editing.ops.context import is_last_paragraph
+from folio_desktop.docx.editing.ops.paragraph_props import PPR_ORDER
+from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS, Stamp, max_revision_id, now_iso
+from folio_desktop.docx.model.textkit import index_to_utf16, text_hash
+from folio_desktop.docx.package.ooxml import W_NS, W_PPR, W_RPR
+
+from .compare import format_segments, same_markup, styles_alike
+from .redline_errors import GenerateRedlineDocxResourceImportError
+from .redline_importer import _STRIPPED, _Importer, _story_roots
+from .redline_plan import _Copy, _StoryPlan
+
+_W = "{" + W_NS + "}"
+T_P, T_R, T_T, T_TBL, T_TR = (_W + t for t in ("p", "r", "t", "tbl", "tr"))
+_LEADING = {_W + t for t in ("tcPr", "tblPr", "tblGrid", "trPr", "tblPrEx", "sdtPr", "sdtEndPr")}
+REDLINE_FORMATS = ("bold", "italic", "underline")
+
+
+# -- revision marks written by the copy-in writer ------------------------------------------------------------
+
+def _mark_deleted(el: etree._Element, stamp: Stamp) -> None:
+    """Everything in el becomes a tracked deletion: rows, paragraph marks, runs (a text box's anchor
+    run and the text box content with it)."""
+    _mark_whole(el, stamp, "del", "del", deleted=True)
+
+
+def _mark_whole(el: etree._Element, stamp: Stamp, row_tag: str, tag: str, deleted: bool) -> None:
+    """Every row of el marked row_tag, every paragraph mark and run tag."""
+    for tr in el.iter(T_TR):
+        trpr = tr.find(_W + "trPr")
+        if trpr is None:
+            trpr = etree.Element(_W + "trPr")
+            prex = tr.find(_W + "tblPrEx")
+            prex.addnext(trpr) if prex is not None else tr.insert(0, trpr)
+        trpr.append(stamp.mark(row_tag))
+    for p in el.iter(T_P):
+        _mark_paragraph(p, stamp.mark(tag))
+    _wrap_runs(el, stamp, tag, deleted=deleted)
+
+
+def _mark_paragraph(p: etree._Element, mark: etree._Element) -> None:
+    ppr = p.find(W_PPR)
+    if ppr is None:
+        ppr = etree.Element(W_PPR)
+        p.insert(0, ppr)
+    rpr = ppr.find(W_RPR)
+    if rpr is None:
+        rpr = etree.Element(W_RPR)
+        rank = PPR_ORDER.index("rPr")
+        later = [c for c in ppr if isinstance(c.tag, str) and c.tag.startswith(_W)
+                 and c.tag[len(_W):] in PPR_ORDER and PPR_ORDER.index(c.tag[len(_W):]) > rank]
+        later[0].addprevious(rpr) if later else ppr.append(rpr)
+    rpr.insert(0, mark)
+
+
+def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> None:
+    """Wrap every run (consecutive siblings together) in one revision wrapper of `tag`."""
+    runs = list(el.iter(T_R))
+    done: set = set()
+    for run in runs:
+        if id(run) in done:
+            continue
+        group = [run]
+        nxt = run.getnext()
+        while nxt is not None and nxt.tag == T_R:
+            group.append(nxt)
+            nxt = nxt.getnext()
+        wrapper = stamp.mark(tag)
+        run.addprevious(wrapper)
+        for r in group:
+            wrapper.append(r)
+            done.add(id(r))
+        if deleted:
+            for r in group:
+                for t in r.iter(T_T, _W + "instrText"):
+                    t.tag = _W + ("delText" if t.tag == T_T else "delInstrText")
+
+
+def _mark_inserted(el: etree._Element, stamp: Stamp, tag: str = "ins") -> None:
+    _mark_whole(el, stamp, "ins", tag, deleted=False)
+
+
+def _move_range(p: etree._Element, stamp: Stamp, side: str, group: int) -> None:
+    start = stamp.mark(f"{side}RangeStart")
+    start.set(_W + "name", f"redlineMove{group}")
+    end = etree.Element(_W + f"{side}RangeEnd")
+    end.set(_W + "id", start.get(_W + "id"))
+    ppr = p.find(W_PPR)
+    p.insert(p.index(ppr) + 1 if ppr is not None else 0, start)
+    p.append(end)
+
+
+def _place(job: _Copy, element: etree._Element) -> None:
+    after = job.after.element if isinstance(job.after, _Copy) else job.after
+    if after is not None:
+        after.addnext(element)
+        return
+    index = 0
+    for index, child in enumerate(job.parent):  # noqa: B007 - the loop finds the first block position
+        if child.tag not in _LEADING:
+            break
+    else:
+        index = len(job.parent)
+    job.parent.insert(index, element)
+
+
+# -- the engine, one story at a time -----------------------------------------------------------------------
+
+class _StoryDocument:
+    """The base document seen through one story, so the operation engine resolves block ids against
+    that story's snapshot; everything else is the real document."""
+
+    def __init__(self, doc, story):
+        self._doc, self._story, self._snap = doc, story, None
+
+    def snapshot(self):
+        if self._snap is None:
+            self._snap = self._doc.snapshot_story(self._story)
+        return self._snap
+
+    def invalidate(self):
+        self._snap = None
+        self._doc.invalidate()
+
+    def __getattr__(self, name):
+        return getattr(self._doc, name)
+
+
+def _apply(doc, story, ops: list[dict], author: str) -> dict:
+    if not ops:
+        return {"applied": [], "skipped": []}
+    from folio_desktop.docx.editing.operations import (
+        OperationEngine,  # (loaded only when there is an edit to write)
+    )
+
+    target = doc if story.type == "main" else _StoryDocument(doc, story)
+    # a fresh engine each time: its revision cursor must see the marks written since the last batch;
+    # no undo state (a deep copy of the story's part per batch): a failed redline is rebuilt from the
+    # pristine bytes instead
+    result = OperationEngine(target, author).apply({"version": 1, "mode": "tracked-changes", "operations": ops},
+                                                   undoable=False)
+    if result["applied"] and story.type != "main":
+        doc.package.mark_dirty(story.part)
+    doc.invalidate()
+    return result
+
+
+# -- the writer ---------------------------------------------------------------------------------------------
+
+class _Redline:
+    def __init__(self, base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str, policy: str):
+        self.base, self.rev = base_rev.document, rev_rev.document
+        self.author, self.policy = author, policy
+        self.date = now_iso()
+        self.ops: list[dict] = []
+        self.applied: list[dict] = []
+        self.skipped: list[dict] = []
+        self.current: str | None = None  # the story being written, to name it when the writer fails
+        self._cursor: list[int] | None = None  # last revision id written (see _stamp)
+        self.styles_alike = styles_alike(base_rev, rev_rev)  # before the copy-in imports any style
+        base_keys = {s.key for s in self.base.stories()}
+        self.importer = _Importer(self.base, self.rev, policy, {k for k in base_keys if k.split(":")[0] in
+                                                                ("footnote", "endnote")})
+
+    def _op(self, **fields) -> dict:
+        """A new operation with the next redline-N id, remembered in creation order."""
+        op = {"id": f"redline-{len(self.ops) + 1}", **fields}
+        self.ops.append(op)
+        return op
+
+    def _stamp(self) -> Stamp:
+        """Marks numbered after every revision id in the document. The cursor is shared by the
+        copy-in writers and found again only after the operation engine wrote marks of its own (a
+        scan of every story per story would make many-note documents quadratic)."""
+        if self._cursor is None:
+            self._cursor = [max_revision_id(_story_roots(self.base))]
+        return Stamp(self.author, self.date, self._cursor)
+
+    def _record(self, op: dict, revision_ids=None) -> None:
+        entry = {"id": op["id"], "type": op["type"]}
+        if revision_ids:
+            entry["revisionId"], entry["revisionIds"] = revision_ids[0], list(revision_ids)
+        self.applied.append(entry)
+
+    def run(self, plans: list[_StoryPlan]) -> None:
+        if self.policy == "refuse":
+            missing = sorted({ref for plan in plans for job in plan.copies
+                              for ref in self.importer.undefined_references(job.source)})
+            if missing:
+                raise GenerateRedlineDocxResourceImportError(
+                    "The revised document inserts content that refers to definitions it does not have ("
+                    + ", ".join(missing) + "); nothing was written.")
+        fine = [plan for plan in plans if plan.coarse is None]
+        for plan in plans:
+            self.current = plan.key
+            self._copy_in(plan) if plan.coarse is None else self._write_coarse(plan)
+        for plan in fine:
+            self.current = plan.key
+            self._edit(plan)
+        for plan in fine:
+            self.current = plan.key
+            self._format(plan)
+        self.current = None
+        self._one_date()
+
+    def _write_coarse(self, plan: _StoryPlan) -> None:
+        """The fallback plan: base units deleted whole, revised units copied in whole after them."""
+        stamp = self._stamp()
+        for unit in plan.removed:
+            before = stamp.cursor[0]
+            _mark_deleted(unit, stamp)
+            self._record(self._op(type="deleteTable" if unit.tag == T_TBL else "deleteBlock", story=plan.key),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        self._insert_copies(plan, stamp)
+        if plan.removed or plan.copies:
+            self.base.package.mark_dirty(plan.base_story.part)
+        self.base.invalidate()
+
+    def _insert_copies(self, plan: _StoryPlan, stamp: Stamp) -> None:
+        """The plan's revised content copied into the base as tracked insertions (moved content as
+        the arriving half of its move), with the notes it brings."""
+        src, dst = plan.rev_story.part, plan.base_story.part
+        for job in plan.copies:
+            el = self.importer.prepare(job.source, src, dst)
+            before = stamp.cursor[0]
+            _mark_inserted(el, stamp, "moveTo" if job.move else "ins")
+            if job.move:
+                _move_range(el, stamp, "moveTo", job.move)
+            _place(job, el)
+            job.element = el
+            self._record(self._op(type=job.op_type, story=plan.key), list(range(before + 1, stamp.cursor[0] + 1)))
+        for note in self.importer.pending_notes:
+            _mark_inserted(note, stamp)
+        self.importer.pending_notes = []
+
+    def _copy_in(self, plan: _StoryPlan) -> None:
+        if not plan.copies and not plan.moves_from:
+            return
+        stamp = self._stamp()
+        self._insert_copies(plan, stamp)
+        for b, group in plan.moves_from:
+            before = stamp.cursor[0]
+            _mark_paragraph(b.element, stamp.mark("moveFrom"))
+            _wrap_runs(b.element, stamp, "moveFrom", deleted=True)
+            _move_range(b.element, stamp, "moveFrom", group)
+            self._record(self._op(type="deleteBlock", blockId=b.id, story=plan.key, moveId=f"move-{group}"),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        if plan.copies or plan.moves_from:
+            self.base.package.mark_dirty(plan.base_story.part)
+        self.base.invalidate()
+
+    def _edit(self, plan: _StoryPlan) -> None:
+        if not plan.deletes and not plan.replaces and not plan.rewrites:
+            return
+        snap = self.base.snapshot_story(plan.base_story)
+        by_element = snap.block_of_paragraph
+        deleting = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"}
+        merges, ops, table_ops = [], [], []
+        for op_type, b in plan.deletes:
+            if op_type != "deleteBlock":
+                table_ops.append({"type": op_type, "blockId": b.id})
+                continue
+            if is_last_paragraph(b.element):
+                # a container keeps its last paragraph mark: delete the mark before it instead, so
+                # the words that are left fold into the paragraph that stays
+                keeper = _keeper(b.element, deleting)
+                if keeper is not None and _is_inserted(keeper):
+                    # an inserted paragraph takes over the last mark: move it behind the deleted one
+                    b.element.addnext(keeper)
+                    ops.append({"type": "deleteBlock", "blockId": b.id})
+                    continue
+                if keeper is not None and keeper in by_element:
+                    merge = {"type": "mergeBlockWithNext", "blockId": by_element[keeper].id}
+                    if merge not in merges:
+                        merges.append(merge)
+                if not b.text:
+                    continue
+            ops.append({"type": "deleteBlock", "blockId": b.id})
+        replace_ops = []
+        for b, r in plan.replaces:
+            op = {"type": "replaceBlock", "blockId": b.id, "text": r.text}
+            if r.style_id != b.style_id:
+                style = self.importer.style(r.style_id) if r.style_id else None
+                if style is not None or r.style_id is None:
+                    op["styleId"] = style
+            replace_ops.append(op)
+        # merges first (a later replaceBlock of the same paragraph is allowed), and at most one
+        # row or table deletion per table in a batch (the engine refuses a second one)
+        first = [self._op(**op) for op in merges + ops + replace_ops]
+        replaced = dict(zip((op["id"] for op in first[len(merges) + len(ops):]), plan.replaces))
+        rounds: list[list[dict]] = [first]
+        per_table: dict = {}
+        for op in table_ops:
+            table = next(b for t, b in plan.deletes if b.id == op["blockId"]).element
+            key = _outer_table_id(table)
+            n = per_table[key] = per_table.get(key, -1) + 1
+            while len(rounds) <= n:
+                rounds.append([])
+            rounds[n].append(self._op(**op))
+        refused = set()
+        for batch in rounds:
+            result = _apply(self.base, plan.base_story, batch, self.author)
+            self._collect(result, batch)
+            refused |= {s["id"] for s in result["skipped"]}
+        fallback = plan.rewrites + [pair for op_id, pair in replaced.items() if op_id in refused]
+        if fallback:
+            self._rewrite(plan, fallback)
+
+    def _rewrite(self, plan: _StoryPlan, pairs) -> None:
+        """Paragraphs a word diff cannot rewrite (note references, or refused by the engine): every
+        old run is deleted and the revised runs, copied with their formatting, inserted after them,
+        inside the same paragraph so no paragraph mark changes."""
+        stamp = self._stamp()
+        for b, r in pairs:
+            before = stamp.cursor[0]
+            new = self.importer.prepare(r.element, plan.rev_story.part, plan.base_story.part)
+            _wrap_runs(b.element, stamp, "del", deleted=True)
+            _wrap_runs(new, stamp, "ins", deleted=False)
+            for child in list(new):
+                if child.tag != W_PPR:
+                    b.element.append(child)
+            self._record(self._op(type="replaceBlock", blockId=b.id, story=plan.key),
+                         list(range(before + 1, stamp.cursor[0] + 1)))
+        for note in self.importer.pending_notes:
+            _mark_inserted(note, stamp)
+        self.importer.pending_notes = []
+        self.base.package.mark_dirty(plan.base_story.part)
+        self.base.invalidate()
+
+    def _collect(self, result: dict, batch: list[dict]) -> None:
+        if result["applied"]:
+            self._cursor = None  # the engine numbered marks past it
+        types = {op["id"]: op["type"] for op in batch}
+        for entry in result["applied"]:
+            self.applied.append({"id": entry["id"], "type": types[entry["id"]],
+                                 **{k: v for k, v in entry.items() if k in ("revisionId", "revisionIds")}})
+        for entry in result["skipped"]:
+            self.skipped.append({"id": entry["id"], "type": types[entry["id"]], "reason": entry["reason"],
+                                 **({"message": entry["message"]} if entry.get("message") else {})})
+
+    def _format(self, plan: _StoryPlan) -> None:
+        # paragraphs kept as they were, with the same markup on both sides, cannot differ in format
+        todo = plan.replaces + [(b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
+        if not todo:
+            return
+        snap = self.base.snapshot_story(plan.base_story)
+        ops = []
+        for b, r in todo:
+            now = snap.block(b.id)
+            if now is None or now.text != r.text:
+                continue
+            for start, end, delta in format_segments(now, r, REDLINE_FORMATS):
+                text = now.text
+                ops.append(self._op(type="formatRange", formatting=delta, range={
+                    "type": "textRange", "blockId": b.id, "startOffset": index_to_utf16(text, start),
+                    "endOffset": index_to_utf16(text, end), "selectedTextHash": text_hash(text[start:end])}))
+        self._collect(_apply(self.base, plan.base_story, ops, self.author), ops)
+
+    def _one_date(self) -> None:
+        """Every revision of the redline carries the same timestamp (batches may straddle a second)."""
+        tags = REVISION_TAGS + tuple(_W + t for t in ("moveFromRangeStart", "moveToRangeStart"))
+        for part in dict.fromkeys(story.part for story in self.base.stories()):  # notes share one part
+            for el in self.base.package.xml(part).iter(*tags):
+                if el.get(_W + "date") not in (None, self.date):
+                    el.set(_W + "date", self.date)
+                    self.base.package.mark_dirty(part)
+
+
+def _is_inserted(p: etree._Element) -> bool:
+    mark = p.find(f"{W_PPR}/{W_RPR}")
+    return mark is not None and (mark.find(_W + "ins") is not None or mark.find(_W + "moveTo") is not None)
+
+
+def _outer_table_id(p: etree._Element) -> int:
+    found = None
+    for a in p.iterancestors(T_TBL):
+        found = a
+    return id(found)
+
+
+def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
+    """The paragraph before a container's last paragraph (and the deleted ones before it) whose mark
+    can be deleted instead, so the last paragraph's words fold into it."""
+    el = p.getprevious()
+    while el is not None:
+        if el.tag == T_P:
+            if id(el) not in deleting:
+                return el
+        elif el.tag.startswith(_W) and el.tag not in _STRIPPED and el.tag not in (_W + "proofErr",):
+            return None
+        el = el.getprevious()
+    return None
+
+
