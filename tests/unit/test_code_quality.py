@@ -186,3 +186,19 @@ def test_docx_sublayers_import_only_downwards():
                 if target is not None and target > rank:
                     bad.append(f"{path.relative_to(PACKAGE)} imports {name}")
     assert not bad
+
+
+MAX_MODULES_PER_FOLDER = 15  # __init__.py counted: a newcomer reads a folder's listing at a glance
+MAX_MODULE_LINES = 700
+
+
+def test_no_folder_holds_more_than_15_modules():
+    crowded = {str(folder.relative_to(PACKAGE.parent)): n for folder in [PACKAGE, *PACKAGE.rglob("*")]
+               if folder.is_dir() and (n := len(list(folder.glob("*.py")))) > MAX_MODULES_PER_FOLDER}
+    assert not crowded
+
+
+def test_no_module_is_over_700_lines():
+    long = {str(path.relative_to(PACKAGE.parent)): n for path in PACKAGE.rglob("*.py")
+            if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long
