@@ -1,7 +1,7 @@
 """`folio-desktop compare OLD NEW -o OUT.docx`: write a redline of OLD -> NEW as tracked changes.
 
 Prints one result line (and with --summary the notes on how the redline was written, from
-compare_notes.py, then the diff text the model reads); progress goes to stderr only for steps that
+notes.py, then the diff text the model reads); progress goes to stderr only for steps that
 take longer than half a second; bad input is one plain line and exit code 1.
 """
 

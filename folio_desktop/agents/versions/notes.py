@@ -1,6 +1,6 @@
 """The sentences a comparison adds to its summary about how the redline was written: a story part
 redlined as whole paragraphs and tables (result["fallbacks"]), and a style or list the later version
-uses without defining it (result["referenceWarnings"]). The command line (compare_cli.py) prints them
+uses without defining it (result["referenceWarnings"]). The command line (cli.py) prints them
 and the compare window shows them; both call this module, so they say the same thing."""
 
 from __future__ import annotations

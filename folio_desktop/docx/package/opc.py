@@ -16,7 +16,7 @@ Limits (chosen well above anything a real contract needs; a 500-page contract is
 Every entry is checked at open, once: its declared sizes against the limits before a byte is
 inflated, then inflated in chunks under a running cap (a header that understates the size cannot
 make the read allocate past it) with its CRC checked; every XML part is parsed then and its tree
-kept. Damage in an essential part (package_damage.ESSENTIAL) refuses the open, naming the part;
+kept. Damage in an essential part (damage.ESSENTIAL) refuses the open, naming the part;
 damage elsewhere (theme, font table, settings, custom XML, document properties) opens with a
 warning in `Package.warnings`, and at save the part is kept as it was or rebuilt minimal.
 The limits guard what we read, never what we write. XML is parsed with entity resolution, DTD
@@ -229,7 +229,7 @@ class Package:
         self._failed: dict[str, CorruptDocxError] = {}  # entries that failed their check, until classified
         self.damaged: dict[str, DamagedPart] = {}  # non-essential parts that failed (opened with a warning)
         self.from_strict = False  # the parts were Strict Open XML, translated as read (strict.py)
-        # main document part -> whether its text must still be counted on the tree (content_limits)
+        # main document part -> whether its text must still be counted on the tree (limits.py)
         self.text_to_count: dict[str, bool] = {}
         self._check_every_entry()
 

@@ -1,4 +1,4 @@
-"""Comments beside the text (folio_desktop/ui/pages/balloons.py, review_marks.py): balloons in the markup
+"""Comments beside the text (folio_desktop/ui/pages/balloons.py, marks.py): balloons in the markup
 area right of each page with the thread's number, author, date, full text and replies, a leader to
 where its range starts, stacked without overlap; threads numbered in reading order and anchored
 by their own range; Reply / Resolve / Reopen in place through the window's comment commands (so
