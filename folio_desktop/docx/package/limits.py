@@ -2,7 +2,7 @@
 
 Reading costs time in proportion to paragraphs and text (paraIds, hashes, labels, pages), so a
 document past these limits is refused before any of that work, with the figure and the limit in
-the message. The package limits (file, entries, part sizes, compression) are in package.py.
+the message. The package limits (file, entries, part sizes, compression) are in opc.py.
 
 Limits (benchmarks/open_scaling.py builds contracts in code: 10,000 paragraphs are ~500 pages and
 2.5 million characters; one of 100,000 opens in 20 s of processor time, 1.2 GB, on a shared 2-core
