@@ -1,9 +1,9 @@
 """`folio-desktop mcp FILE`: the document's tools for any MCP client (Claude Desktop, Claude Code), over stdio.
 
-WORK IN PROGRESS (issue 17, branch mcp-wip): the headless half only. Every edit lands as a tracked change or a
-comment, as in the app; after each call that changed the document the whole package is written atomically to
-the output (never over the input unless it is the output asked for), and a file changed on disk behind the
-server is refused at that save (DocxReviewer.save's check)."""
+Every edit lands as a tracked change or a comment, as in the app. After each call that changed the document
+the whole package is written atomically to the output (never over the input unless it is the output asked
+for). When another program changes the input behind the server, every later call says so instead of working
+on a version the lawyer no longer has."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from ..agents import create_reviewer_bridge, execute_tool_call, get_tool_definit
 from ..assistant.prompts import system_prompt
 from ..assistant.tooling import LIVE_ONLY
 from ..docx import DocxError, DocxReviewer
+from ..docx.package.files import file_digest
 
 OUTLINE_URI = "folio://document/outline"
 STORIES_URI = "folio://document/stories"
@@ -34,12 +35,17 @@ class SharedDocument:
         self.bridge = create_reviewer_bridge(self.reviewer)
         self.save_to = os.path.abspath(save_to) if save_to else _default_output(self.path)
         self._saved_version = self.reviewer.document.version
+        self._input_stat = _stat(self.path)
+        self._input_digest = file_digest(self.path)
 
     def tools(self) -> list[types.Tool]:
         return [types.Tool(name=d["name"], description=d["description"], input_schema=d["inputSchema"])
                 for d in get_tool_definitions() if d["name"] not in LIVE_ONLY]
 
     def call(self, name: str, arguments: dict) -> types.CallToolResult:
+        changed = self._input_changed()
+        if changed:
+            return _error(changed)
         if name in LIVE_ONLY:
             return _error(f"{name} needs the document open in the folio-desktop window; it is not available here.")
         outcome = execute_tool_call(name, arguments or {}, self.bridge)
@@ -54,6 +60,27 @@ class SharedDocument:
             self._saved_version = self.reviewer.document.version
             text += f"\n(saved to {self.save_to})"
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+    def _input_changed(self) -> str | None:
+        """Why the server must stop working on the document, when its file changed on disk since it opened."""
+        now = _stat(self.path)
+        if now == self._input_stat:
+            return None
+        if now is not None and file_digest(self.path) == self._input_digest:
+            self._input_stat = now  # touched, not changed
+            return None
+        return (f"{self.path} was changed or removed by another program after this server opened it, so the "
+                "document here is no longer the one on disk. Restart the MCP server to review the file as it is now"
+                + (f"; the edits made so far are in {self.save_to}." if os.path.exists(self.save_to) else "."))
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def _default_output(path: str) -> str:

@@ -59,3 +59,45 @@ def test_a_client_lists_reads_finds_suggests_and_comments_and_the_file_holds_the
     ours = [(c.type, c.text) for c in changes if c.author == "Counsel"]
     assert ("insertion", "Trial") in ours and ("deletion", "Pilot") in ours, ours
     assert [c.text for c in saved.get_comments(author="Counsel")] == ["Why trial?"]
+
+
+def test_a_file_changed_on_disk_behind_the_server_is_told_not_worked_on(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "out.docx"
+    shutil.copy(PILOT, src)
+
+    async def session():
+        async with stdio_client(serve(src, "--save-to", str(out))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                assert not (await s.call_tool("find_text", {"query": "Pilot"})).is_error
+                src.write_bytes(src.read_bytes() + b"\0")  # another program rewrites the file
+                told = await s.call_tool("find_text", {"query": "Pilot"})
+                assert told.is_error and "changed or removed by another program" in told.content[0].text
+                edit = await s.call_tool("add_comment", {"blockId": "00000000", "text": "x"})
+                assert edit.is_error and "Restart the MCP server" in edit.content[0].text
+    run(session)
+    assert not out.exists()  # nothing was saved from the stale document
+
+
+def test_the_server_outlives_a_client_that_leaves_mid_call(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "out.docx"
+    shutil.copy(PILOT, src)
+    log = tmp_path / "server stderr.txt"
+
+    async def leave_mid_call(errors):
+        async with stdio_client(serve(src, "--save-to", str(out)), errlog=errors) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                with anyio.move_on_after(0.02):  # gone before the answer comes back
+                    await s.call_tool("read_document", {"maxBlocks": 200})
+
+    async def come_back(errors):
+        async with stdio_client(serve(src, "--save-to", str(out)), errlog=errors) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                found = await s.call_tool("find_text", {"query": "Pilot Period"})
+                assert not found.is_error and json.loads(found.content[0].text)["matches"]
+    with log.open("w") as errors:
+        anyio.run(leave_mid_call, errors)
+        anyio.run(come_back, errors)
+    assert "Traceback" not in log.read_text()
