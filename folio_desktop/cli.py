@@ -31,9 +31,12 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop review FILE --prompt TEXT -o OUT.docx [--model ID] [--author NAME]
                                            let Claude review FILE headless; its edits are tracked changes
                                            (key from ANTHROPIC_API_KEY or the app's settings)
+  folio-desktop mcp FILE [--author NAME] [--save-to OUT.docx]
+                                           serve FILE's tools to an MCP client over stdio; every edit is a
+                                           tracked change or comment, saved to OUT.docx after each call
 """
 
-SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "pdf", "review")
+SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "pdf", "review", "mcp")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -69,6 +72,11 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument("--model", help="model id (default: the settings' model)")
     review.add_argument("--author", default="Claude", help="author of tracked changes (default Claude)")
     review.add_argument("--base-url", help="API base URL (default: ANTHROPIC_BASE_URL or the SDK's)")
+    mcp = sub.add_parser("mcp", help="serve the document's tools to an MCP client over stdio")
+    mcp.add_argument("file")
+    mcp.add_argument("--author", default="Claude", help="author of tracked changes and comments (default Claude)")
+    mcp.add_argument("--save-to", metavar="OUT.docx",
+                     help='where edits are saved (default: "FILE (reviewed).docx" beside FILE)')
     for name, help_text in (("stories", "list the document's stories"), ("changes", "list pending changes"),
                             ("comments", "list comment threads")):
         p = sub.add_parser(name, help=help_text)
@@ -191,6 +199,13 @@ def _run_headless(args) -> int:
                           base_url=args.base_url)
     if args.command == "tool":
         return _run_tool(args)
+    if args.command == "mcp":
+        import anyio
+
+        from .sharing.mcp_server import SharedDocument, serve_stdio
+
+        anyio.run(serve_stdio, SharedDocument(args.file, args.author, args.save_to))
+        return 0
     if args.command == "pages":
         return _run_pages(args)
     if args.command == "pdf":

@@ -10,7 +10,8 @@ from .editing import checkpoints
 from .editing.checkpoints import Checkpoint
 from .errors import CorruptDocxError, DocxError, SaveConflictError
 from .model.document import Document, Story
-from .package.opc import Package, read_document_file, write_document_file
+from .package.files import read_document_file, write_document_file
+from .package.opc import Package
 from .reading import views
 from .reading.blocks import Snapshot
 from .reading.changes import Change, census

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from folio_desktop.assets import sample_contract_path
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing.anonymise import anonymise_authors
-from folio_desktop.docx.package.opc import atomic_write, new_file_mode, write_document_file
+from folio_desktop.docx.package.files import atomic_write, new_file_mode, write_document_file
 from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog
 from folio_desktop.ui.desk.window import ReviewWindow
 

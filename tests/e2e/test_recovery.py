@@ -211,7 +211,7 @@ def test_a_failed_write_is_explained_and_the_work_stays_open(qtbot, tmp_path, mo
     def fail(path, data):
         raise OSError(code, os.strerror(code), str(path))
 
-    monkeypatch.setattr("folio_desktop.docx.package.opc.atomic_write", fail)  # the one write seam
+    monkeypatch.setattr("folio_desktop.docx.package.files.atomic_write", fail)  # the one write seam
     shown = warnings(monkeypatch)
     assert not window.files.save_document()
     assert len(shown) == 1 and words in shown[0] and str(document) in shown[0]

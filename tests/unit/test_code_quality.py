@@ -16,6 +16,7 @@ FORBIDDEN = {
     "agents": ("PySide6", "folio_desktop.assistant", "folio_desktop.layout", "folio_desktop.ui"),
     "assistant": ("PySide6", "folio_desktop.layout", "folio_desktop.ui"),
     "layout": ("PySide6.QtWidgets", "folio_desktop.ui", "folio_desktop.assistant"),
+    "sharing": ("PySide6", "folio_desktop.layout", "folio_desktop.ui"),
 }
 
 

@@ -13,7 +13,7 @@ import threading
 from contextlib import contextmanager
 
 from folio_desktop.docx.errors import DocxError
-from folio_desktop.docx.package.opc import atomic_write, read_document_file
+from folio_desktop.docx.package.files import atomic_write, read_document_file
 
 from . import privacy as privacy_mod
 from .compare import diff_reviewers, format_version_diff_for_llm, open_view

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...assistant.settings import default_config_dir
-from ...docx.package.opc import atomic_write
+from ...docx.package.files import atomic_write
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
 from ...docx import DocxReviewer
 from ...docx.errors import DocxError
-from ...docx.package.opc import write_document_file
+from ...docx.package.files import write_document_file
 from ...layout import DocumentLayout, Page, layout_document
 from ..pages.marks import ReviewIndex
 from ..pages.painter import paint_page

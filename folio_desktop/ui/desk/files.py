@@ -25,6 +25,7 @@ from ... import APP_NAME
 from ...docx import DocxError, DocxReviewer
 from ...docx.errors import SaveConflictError
 from ...docx.package.damage import KEEP, REBUILD
+from ...docx.package.files import file_digest
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from .compare_window import CompareWindow
@@ -39,7 +40,7 @@ from .save_as_dialog import (
     repairable_parts,
     save_with_options,
 )
-from .save_guard import file_digest, read_only_problem, write_problem
+from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx);;All files (*)"
 PDF_FILTER = "PDF (*.pdf)"

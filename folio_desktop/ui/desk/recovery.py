@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...docx.package.opc import atomic_write
+from ...docx.package.files import atomic_write
 
 RECOVERY_DIR = "recovery"
 DEFAULT_INTERVAL_MS = 60_000

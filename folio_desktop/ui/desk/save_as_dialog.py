@@ -20,7 +20,7 @@ from ...docx.comment_strip import strip_comments
 from ...docx.editing.anonymise import NEUTRAL_AUTHOR, anonymise_authors
 from ...docx.errors import DocxError
 from ...docx.package.damage import DAMAGED_PART_CHOICES, KEEP, REBUILD
-from ...docx.package.opc import write_document_file
+from ...docx.package.files import write_document_file
 from ..wording import listed
 
 TRANSFORM_LABELS = {

@@ -9,7 +9,6 @@ read-only file as well.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -51,12 +50,3 @@ def write_problem(target: str | os.PathLike, exc: BaseException) -> str:
                 f"drive. {KEEP}")
     detail = str(exc).strip() or type(exc).__name__
     return f"{name} was not saved: {detail} {KEEP}" if KEEP not in detail else f"{name} was not saved: {detail}"
-
-
-def file_digest(path: str) -> str | None:
-    """The sha256 of the file at path, or None when it cannot be read: how another program's change is seen."""
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
-    except OSError:
-        return None

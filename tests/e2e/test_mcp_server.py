@@ -1,0 +1,103 @@
+"""`folio-desktop mcp FILE` driven by the official MCP SDK's own client over stdio (issue 17, point 1):
+tools with their schemas, the outline as a resource, find, suggest a change, comment; the saved .docx
+holds them as tracked changes and comments under the author; bad arguments are tool errors in words."""
+
+import json
+import shutil
+import sys
+
+import anyio
+import pytest
+from conftest import CORPUS, ROOT
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from folio_desktop.docx import DocxReviewer
+
+PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
+pytestmark = pytest.mark.timeout(120)
+
+
+def serve(path, *extra):
+    return StdioServerParameters(command=sys.executable, args=["-m", "folio_desktop", "mcp", str(path), *extra],
+                                 cwd=str(ROOT))
+
+
+def run(coro):
+    return anyio.run(coro)
+
+
+def test_a_client_lists_reads_finds_suggests_and_comments_and_the_file_holds_them(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "pilot reviewed.docx"
+    shutil.copy(PILOT, src)
+    before = src.read_bytes()
+
+    async def session():
+        async with stdio_client(serve(src, "--author", "Counsel", "--save-to", str(out))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                tools = {t.name: t for t in (await s.list_tools()).tools}
+                assert {"read_document", "find_text", "suggest_changes", "add_comment"} <= set(tools)
+                assert "read_page" not in tools  # a live-view tool: nothing to answer it without the window
+                assert tools["find_text"].input_schema["required"] == ["query"]
+                outline = (await s.read_resource("folio://document/outline")).contents[0].text
+                assert '"displayLabel": "1."' in outline and "Pilot Access" in outline
+                found = await s.call_tool("find_text", {"query": "Pilot Period"})
+                assert not found.is_error
+                match = json.loads(found.content[0].text)["matches"][0]
+                changed = await s.call_tool("suggest_changes", {"operations": [
+                    {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+                assert not changed.is_error and "saved to" in changed.content[-1].text
+                commented = await s.call_tool("add_comment", {"blockId": match["blockId"], "text": "Why trial?"})
+                assert not commented.is_error
+                bad = await s.call_tool("find_text", {"quer": "x"})
+                assert bad.is_error and "query" in bad.content[0].text
+    run(session)
+    assert src.read_bytes() == before  # the input is never written
+    saved = DocxReviewer.open(out)
+    changes = saved.get_changes()
+    ours = [(c.type, c.text) for c in changes if c.author == "Counsel"]
+    assert ("insertion", "Trial") in ours and ("deletion", "Pilot") in ours, ours
+    assert [c.text for c in saved.get_comments(author="Counsel")] == ["Why trial?"]
+
+
+def test_a_file_changed_on_disk_behind_the_server_is_told_not_worked_on(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "out.docx"
+    shutil.copy(PILOT, src)
+
+    async def session():
+        async with stdio_client(serve(src, "--save-to", str(out))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                assert not (await s.call_tool("find_text", {"query": "Pilot"})).is_error
+                src.write_bytes(src.read_bytes() + b"\0")  # another program rewrites the file
+                told = await s.call_tool("find_text", {"query": "Pilot"})
+                assert told.is_error and "changed or removed by another program" in told.content[0].text
+                edit = await s.call_tool("add_comment", {"blockId": "00000000", "text": "x"})
+                assert edit.is_error and "Restart the MCP server" in edit.content[0].text
+    run(session)
+    assert not out.exists()  # nothing was saved from the stale document
+
+
+def test_the_server_outlives_a_client_that_leaves_mid_call(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "out.docx"
+    shutil.copy(PILOT, src)
+    log = tmp_path / "server stderr.txt"
+
+    async def leave_mid_call(errors):
+        async with stdio_client(serve(src, "--save-to", str(out)), errlog=errors) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                with anyio.move_on_after(0.02):  # gone before the answer comes back
+                    await s.call_tool("read_document", {"maxBlocks": 200})
+
+    async def come_back(errors):
+        async with stdio_client(serve(src, "--save-to", str(out)), errlog=errors) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                found = await s.call_tool("find_text", {"query": "Pilot Period"})
+                assert not found.is_error and json.loads(found.content[0].text)["matches"]
+    with log.open("w") as errors:
+        anyio.run(leave_mid_call, errors)
+        anyio.run(come_back, errors)
+    assert "Traceback" not in log.read_text()
