@@ -183,6 +183,45 @@ def check_review(ctx: Context) -> str:
     return f"{calls} streamed API calls through the bundled anthropic SDK; the tracked insertion was saved"
 
 
+def check_mcp(ctx: Context) -> str:
+    """The frozen `folio-desktop mcp` answers the mcp SDK's own client over stdio; its edit is saved."""
+    import anyio
+    from mcp.client.stdio import StdioServerParameters
+
+    from folio_desktop.docx import DocxReviewer
+
+    document, out = ctx.tmp / "mcp-me.docx", ctx.tmp / "mcp-reviewed.docx"
+    shutil.copyfile(ctx.corpus / CONTRACT, document)
+    anchor = next(b for b in DocxReviewer.open(document).snapshot().content_blocks if len(b.text) > 40)
+    params = StdioServerParameters(command=str(ctx.binary), args=["mcp", str(document), "--save-to", str(out)],
+                                   env=ctx.env(), cwd=str(ctx.tmp))
+
+    async def session() -> int:
+        with anyio.fail_after(TIMEOUT):
+            return await _suggest_over_mcp(params, anchor.id)
+
+    count = anyio.run(session)
+    added = [c.text.strip() for c in DocxReviewer.open(out).get_changes()
+             if c.type == "insertion" and c.author == "Claude"]
+    if added != [INSERTED]:
+        raise CheckFailed(f"the MCP session's saved insertions by Claude are {added}")
+    return f"{count} tools over stdio to the mcp SDK's client; the tracked insertion was saved"
+
+
+async def _suggest_over_mcp(params, block_id: str) -> int:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import stdio_client
+
+    async with stdio_client(params) as streams, ClientSession(*streams) as client:
+        await client.initialize()
+        tools = (await client.list_tools()).tools
+        done = await client.call_tool("suggest_changes", {"operations": [
+            {"type": "insertAfterBlock", "blockId": block_id, "text": INSERTED}]})
+        if done.is_error:
+            raise CheckFailed(f"suggest_changes over MCP failed: {done.content[0].text}")
+        return len(tools)
+
+
 def window_command() -> list[str] | None:
     if not sys.platform.startswith("linux"):
         return []  # macOS and Windows always have a display
@@ -210,7 +249,7 @@ def check_window(ctx: Context) -> str:
 
 
 CHECKS = (check_size, check_version, check_self_test, check_read, check_pages, check_compare, check_review,
-          check_window)
+          check_mcp, check_window)
 
 
 # -- building and running -----------------------------------------------------------------------------
