@@ -61,7 +61,6 @@ class SharedDocument:
             text += f"\n(saved to {self.save_to})"
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
-
     def _input_changed(self) -> str | None:
         """Why the server must stop working on the document, when its file changed on disk since it opened."""
         now = _stat(self.path)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from ..errors import CorruptDocxError
+from ..errors import CorruptDocxError, DocxError
 from ..package import limits as content_limits
 from ..package.ooxml import (
     MC_FALLBACK,
@@ -123,6 +123,17 @@ class Document:
     def related_part(self, rel_suffix: str) -> str | None:
         rels = self.package.related(self.main_part, rel_suffix)
         return rels[0].target if rels else None
+
+    def optional_part_xml(self, rel_suffix: str) -> etree._Element | None:
+        """The root of the main part's related part (settings, styles, numbering), or None when there is
+        none or it cannot be read: layout then falls back to Word's defaults rather than refusing."""
+        part = self.related_part(rel_suffix)
+        if part is None:
+            return None
+        try:
+            return self.package.xml(part)
+        except (DocxError, KeyError):
+            return None
 
     # -- paraIds --------------------------------------------------------------------------------
 

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ..errors import DocxError
 from ..package.ooxml import W_NS, W_PPR, W_RPR, W_VAL, first_child, int_attr, structure_key, w
 from .numbering import _index_levels, list_membership
 from .properties import (
@@ -76,7 +75,7 @@ class Formatter:
         self._version = doc.version
         self.theme = Theme.from_document(doc)
         self.default_tab_stop = _default_tab_stop(doc)
-        styles_root = _part_xml(doc, "styles")
+        styles_root = doc.optional_part_xml("styles")
         self._style_elements: dict[str, etree._Element] = {}
         self._default_table_style: str | None = None
         doc_ppr = None
@@ -370,7 +369,7 @@ class Formatter:
     def _level_element(self, num_id: str, ilvl: int) -> etree._Element | None:
         """The w:lvl element Numbering.level(num_id, ilvl) was read from."""
         if self._level_elements is None:
-            self._level_elements = _index_levels(_part_xml(self.doc, "numbering"))
+            self._level_elements = _index_levels(self.doc.optional_part_xml("numbering"))
         abstract_lvls, override_lvls = self._level_elements
         num = self._numbering.nums.get(num_id)
         if num is None:
@@ -521,18 +520,8 @@ class Formatter:
         )
 
 
-def _part_xml(doc: Document, rel_suffix: str) -> etree._Element | None:
-    part = doc.related_part(rel_suffix)
-    if part is None:
-        return None
-    try:
-        return doc.package.xml(part)
-    except (DocxError, KeyError):
-        return None
-
-
 def _default_tab_stop(doc: Document) -> int:
-    settings = _part_xml(doc, "settings")
+    settings = doc.optional_part_xml("settings")
     if settings is None:
         return DEFAULT_TAB_STOP
     value = int_attr(settings.find(w("defaultTabStop")))

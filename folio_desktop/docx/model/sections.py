@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from ..errors import DocxError
 from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, R_NS, W_NS, W_VAL, int_attr, on_off
 
 if TYPE_CHECKING:
@@ -208,21 +207,9 @@ def _overlay(base: etree._Element, top: etree._Element) -> etree._Element:
     return out
 
 
-def _settings(doc: Document) -> etree._Element | None:
-    """settings.xml's root, or None when the document has none or it cannot be read (layout then
-    falls back to Word's defaults rather than refusing the document)."""
-    part = doc.related_part("settings")
-    if part is None:
-        return None
-    try:
-        return doc.package.xml(part)
-    except (DocxError, KeyError):
-        return None
-
-
 def even_and_odd_headers(doc: Document) -> bool:
     """settings.xml w:evenAndOddHeaders: even pages use the even header/footer."""
-    settings = _settings(doc)
+    settings = doc.optional_part_xml("settings")
     return settings is not None and on_off(settings.find(_W + "evenAndOddHeaders"))
 
 
@@ -230,7 +217,7 @@ def collapses_paragraph_spacing(doc: Document) -> bool:
     """Whether the space between two paragraphs is the larger of the first's space after and the
     second's space before rather than their sum: Word's HTML paragraph auto spacing, on unless
     settings.xml has w:compat/w:doNotUseHTMLParagraphAutoSpacing (LibreOffice: ParaSpaceMax off)."""
-    settings = _settings(doc)
+    settings = doc.optional_part_xml("settings")
     if settings is None:
         return True
     compat = settings.find(_W + "compat")
@@ -242,7 +229,7 @@ def compatibility_mode(doc: Document) -> int:
     """The Word version whose layout rules the document asks for (settings.xml's compatibilityMode:
     12 Word 2007, 14 Word 2010, 15 Word 2013 and later). A document that names none opens in Word's
     compatibility mode, as a Word 2007 document."""
-    settings = _settings(doc)
+    settings = doc.optional_part_xml("settings")
     if settings is None:
         return 12
     for setting in settings.iterfind(f"{_W}compat/{_W}compatSetting"):
