@@ -1,16 +1,24 @@
-"""`folio-desktop mcp FILE`: the document's tools for any MCP client (Claude Desktop, Claude Code), over stdio.
+"""The document's tools for any MCP client (Claude Desktop, Claude Code): the MCP server, and
+`folio-desktop mcp FILE`, one document served over stdio without a window.
 
-Every edit lands as a tracked change or a comment, as in the app. After each call that changed the document
-the whole package is written atomically to the output (never over the input unless it is the output asked
-for). When another program changes the input behind the server, every later call says so instead of working
-on a version the lawyer no longer has."""
+build_server serves whatever host it is given: SharedDocument here (headless), or the app's live share
+(ui/chat/mcp_share.py), whose calls run on the GUI thread. A host's call blocks, so it runs in a worker
+thread and the server's event loop keeps answering other requests meanwhile.
+
+Headless, every edit lands as a tracked change or a comment, as in the app. After each call that changed
+the document the whole package is written atomically to the output (never over the input unless it is the
+output asked for). When another program changes the input behind the server, every later call says so
+instead of working on a version the lawyer no longer has."""
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
+from typing import Protocol
 
+import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
@@ -24,6 +32,42 @@ from ..docx.package.files import file_digest
 
 OUTLINE_URI = "folio://document/outline"
 STORIES_URI = "folio://document/stories"
+RESOURCE_TOOLS = {OUTLINE_URI: "get_document_outline", STORIES_URI: "list_stories"}
+
+
+class ToolHost(Protocol):
+    """What build_server serves: the tools on offer, and a blocking call that any thread may make."""
+
+    def tools(self) -> list[types.Tool]: ...
+
+    def call(self, name: str, arguments: dict, client: Client) -> types.CallToolResult: ...
+
+
+class Client:
+    """Who is calling: the name the client gave when it connected ("claude-code", "Claude Desktop")."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    @classmethod
+    def of(cls, ctx) -> Client:
+        params = getattr(ctx.session, "client_params", None)
+        info = getattr(params, "client_info", None)
+        name = " ".join(str(getattr(info, "name", "") or "").split())[:60]
+        return cls(name or "An MCP client")
+
+
+def tool_list(names_left_out=()) -> list[types.Tool]:
+    return [types.Tool(name=d["name"], description=d["description"], input_schema=d["inputSchema"])
+            for d in get_tool_definitions() if d["name"] not in names_left_out]
+
+
+def outcome_result(outcome: dict, name: str) -> types.CallToolResult:
+    """A tool's envelope as an MCP result: its JSON, or its error in words."""
+    if not outcome.get("ok"):
+        return error_result(outcome.get("error") or f"{name} failed.")
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(
+        outcome["result"], ensure_ascii=False))])
 
 
 class SharedDocument:
@@ -37,29 +81,32 @@ class SharedDocument:
         self._saved_version = self.reviewer.document.version
         self._input_stat = _stat(self.path)
         self._input_digest = file_digest(self.path)
+        self._lock = threading.Lock()  # calls come from worker threads; one runs at a time
 
     def tools(self) -> list[types.Tool]:
-        return [types.Tool(name=d["name"], description=d["description"], input_schema=d["inputSchema"])
-                for d in get_tool_definitions() if d["name"] not in LIVE_ONLY]
+        return tool_list(LIVE_ONLY)
 
-    def call(self, name: str, arguments: dict) -> types.CallToolResult:
+    def call(self, name: str, arguments: dict, client: Client | None = None) -> types.CallToolResult:
+        with self._lock:
+            return self._call(name, arguments)
+
+    def _call(self, name: str, arguments: dict) -> types.CallToolResult:
         changed = self._input_changed()
         if changed:
-            return _error(changed)
+            return error_result(changed)
         if name in LIVE_ONLY:
-            return _error(f"{name} needs the document open in the folio-desktop window; it is not available here.")
-        outcome = execute_tool_call(name, arguments or {}, self.bridge)
-        if not outcome.get("ok"):
-            return _error(outcome.get("error") or f"{name} failed.")
-        text = json.dumps(outcome["result"], ensure_ascii=False)
-        if self.reviewer.document.version != self._saved_version:
-            try:
-                self.reviewer.save(self.save_to)
-            except (DocxError, OSError) as exc:
-                return _error(f"The change was made but could not be saved to {self.save_to}: {exc}")
-            self._saved_version = self.reviewer.document.version
-            text += f"\n(saved to {self.save_to})"
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+            return error_result(f"{name} needs the document open in the folio-desktop window; it is not available "
+                                "here.")
+        result = outcome_result(execute_tool_call(name, arguments or {}, self.bridge), name)
+        if result.is_error or self.reviewer.document.version == self._saved_version:
+            return result
+        try:
+            self.reviewer.save(self.save_to)
+        except (DocxError, OSError) as exc:
+            return error_result(f"The change was made but could not be saved to {self.save_to}: {exc}")
+        self._saved_version = self.reviewer.document.version
+        result.content.append(types.TextContent(type="text", text=f"(saved to {self.save_to})"))
+        return result
 
     def _input_changed(self) -> str | None:
         """Why the server must stop working on the document, when its file changed on disk since it opened."""
@@ -87,16 +134,17 @@ def _default_output(path: str) -> str:
     return str(p.with_name(f"{p.stem} (reviewed){p.suffix}"))
 
 
-def _error(message: str) -> types.CallToolResult:
+def error_result(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
 
 
-def build_server(shared: SharedDocument) -> Server:
+def build_server(host: ToolHost) -> Server:
     async def list_tools(ctx, params):
-        return types.ListToolsResult(tools=shared.tools())
+        return types.ListToolsResult(tools=host.tools())
 
     async def call_tool(ctx, params):
-        return shared.call(params.name, dict(params.arguments or {}))
+        client = Client.of(ctx)
+        return await anyio.to_thread.run_sync(host.call, params.name, dict(params.arguments or {}), client)
 
     async def list_resources(ctx, params):
         return types.ListResourcesResult(resources=[
@@ -108,12 +156,15 @@ def build_server(shared: SharedDocument) -> Server:
 
     async def read_resource(ctx, params):
         uri = str(params.uri)
-        tool = {OUTLINE_URI: "get_document_outline", STORIES_URI: "list_stories"}.get(uri)
+        tool = RESOURCE_TOOLS.get(uri)
         if tool is None:
             raise ValueError(f"No resource {uri}; the resources are {OUTLINE_URI} and {STORIES_URI}.")
-        outcome = execute_tool_call(tool, {}, shared.bridge)
+        result = await anyio.to_thread.run_sync(host.call, tool, {}, Client.of(ctx))
+        text = result.content[0].text if result.content else ""
+        if result.is_error:
+            raise ValueError(text)
         return types.ReadResourceResult(contents=[types.TextResourceContents(
-            uri=uri, mime_type="application/json", text=json.dumps(outcome.get("result"), ensure_ascii=False))])
+            uri=uri, mime_type="application/json", text=text)])
 
     async def list_prompts(ctx, params):
         return types.ListPromptsResult(prompts=[types.Prompt(

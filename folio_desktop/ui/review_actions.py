@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 from PySide6.QtCore import QObject, Signal
@@ -56,6 +56,7 @@ REFUSALS = {
     "unsupportedMode": "This document only allows tracked changes; turn Track Changes on to edit it.",
     "missingFind": "That text is not there any more; try again on the text as it reads now.",
 }
+MERGE_ID = 17  # the QUndoCommand id of steps that may merge (only with an equal merge key)
 BURST_PAUSE_S = 1.0  # keystrokes closer together than this (in one paragraph) undo as one step
 STALE = ("missingBlock", "changedBlock", "staleRange", "preconditionFailed")
 
@@ -75,6 +76,8 @@ class _Turn:
     label: str
     start: Checkpoint
     version: int  # the document's version when this stretch of the turn began
+    merge_key: object = None  # stretches with the same key, pushed one after another, undo as one step
+    text: str | None = None  # the undo step's text, when not "Claude's turn: <label>"
 
 
 class _SwapStep(QUndoCommand):
@@ -104,9 +107,18 @@ class _SwapStep(QUndoCommand):
 class _Step(_SwapStep):
     """One undoable action: the whole document's checkpoint before (or after) it."""
 
-    def __init__(self, actions: ReviewActions, text: str, before: Checkpoint):
+    def __init__(self, actions: ReviewActions, text: str, before: Checkpoint, merge_key=None):
         super().__init__(actions, text)
         self._other = before
+        self._merge_key = merge_key
+
+    def id(self) -> int:  # noqa: A003 - Qt override: only steps with a merge key are ever merged
+        return MERGE_ID if self._merge_key is not None else -1
+
+    def mergeWith(self, other) -> bool:  # noqa: N802 - Qt override
+        # Qt offers the step just pushed to the one at the top of the stack: the same client turn
+        # grows this step, which keeps its checkpoint from before the turn's first change
+        return isinstance(other, _Step) and other._merge_key == self._merge_key
 
     def _swap(self) -> None:
         reviewer = self._actions.reviewer
@@ -213,7 +225,7 @@ class _LocalStep(_SwapStep):
         doc.invalidate(edited=elements if self.region.in_place else None)
         self.kind = None  # typing after an undo or redo starts a step of its own
         if actions._turn is not None:
-            actions._turn = _Turn(actions._turn.label, actions.reviewer.checkpoint(), doc.version)
+            actions._turn = replace(actions._turn, start=actions.reviewer.checkpoint(), version=doc.version)
         actions.changed.emit(gone | self.region.block_ids(doc))
 
 
@@ -351,7 +363,7 @@ class ReviewActions(QObject):
                     self._close_turn(version)
                 self.undo_stack.push(_LocalStep(self, label, region, kind if region.in_place else None))
                 if self._turn is not None:
-                    self._turn = _Turn(self._turn.label, self.reviewer.checkpoint(), doc.version)
+                    self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=doc.version)
             self.typed.emit(touched | region.block_ids(doc))
         if refused is not None:
             raise refused
@@ -433,15 +445,17 @@ class ReviewActions(QObject):
 
     # -- agent turns -------------------------------------------------------------------------------------
 
-    def begin_agent_turn(self, label: str) -> None:
+    def begin_agent_turn(self, label: str, merge_key=None, text: str | None = None) -> None:
         """Everything that changes the document until end_agent_turn is one undo step
-        ("Claude's turn: <label>"). The LiveBridge applies the model's batches and relays them out itself."""
+        ("Claude's turn: <label>", or `text`). The LiveBridge applies the model's batches and relays them
+        out itself. With a `merge_key`, the step joins the one at the top of the stack when that has the
+        same key: an MCP client's turn arrives as separate calls, and undoes as one step."""
         if self._turn is not None:
             self.end_agent_turn()
         label = " ".join(label.split())
         if len(label) > TURN_LABEL_CHARS:
             label = label[:TURN_LABEL_CHARS - 1].rstrip() + "…"
-        self._turn = _Turn(label, self.reviewer.checkpoint(), self.reviewer.document.version)
+        self._turn = _Turn(label, self.reviewer.checkpoint(), self.reviewer.document.version, merge_key, text)
 
     def end_agent_turn(self) -> None:
         """Push the turn as one step; a turn that changed nothing pushes nothing."""
@@ -453,8 +467,8 @@ class ReviewActions(QObject):
         """Push what the model changed since its stretch began (up to `version`), if anything."""
         turn = self._turn
         if version != turn.version:
-            text = f"Claude's turn: {turn.label}" if turn.label else "Claude's turn"
-            self.undo_stack.push(_Step(self, text, turn.start))
+            text = turn.text or (f"Claude's turn: {turn.label}" if turn.label else "Claude's turn")
+            self.undo_stack.push(_Step(self, text, turn.start, turn.merge_key))
 
     # -- the stack -----------------------------------------------------------------------------------------
 
@@ -482,12 +496,12 @@ class ReviewActions(QObject):
             self._close_turn(version)
         self.undo_stack.push(_Step(self, text, before))
         if self._turn is not None:
-            self._turn = _Turn(self._turn.label, self.reviewer.checkpoint(), document.version)
+            self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=document.version)
         return outcome
 
     def _restored(self) -> None:
         if self._turn is not None:  # undo or redo while Claude works: the turn goes on from here
-            self._turn = _Turn(self._turn.label, self.reviewer.checkpoint(), self.reviewer.document.version)
+            self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=self.reviewer.document.version)
         # a restore replaces every paragraph element, so nothing of the old layout can be reused
         self.changed.emit(None)
 

@@ -45,7 +45,7 @@ NO_DOCUMENT = "No document is open, so there is nothing for this tool to read or
 _lingering: set[QThread] = set()  # threads still running after a shutdown timed out (kept alive)
 
 
-class _ToolRequest:
+class ToolRequest:
     """One tool call handed from the worker to the GUI thread. Exactly one side claims it: the GUI
     thread to run it, or the worker to give up on it (Stop, closing) while it is still queued."""
 
@@ -251,7 +251,7 @@ class AssistantRunner(QObject):
     # -- tools: worker side, then GUI side ----------------------------------------------------------
 
     def _tool_from_worker(self, name: str, args: dict) -> dict:
-        request = _ToolRequest(name, args, self._stop)
+        request = ToolRequest(name, args, self._stop)
         self._toolRequested.emit(request)
         while not request.done.wait(TOOL_POLL_S):
             # a request the GUI thread has not started yet is dropped on Stop or close; one it
@@ -262,7 +262,7 @@ class AssistantRunner(QObject):
                 return {"ok": False, "error": STOPPED_BEFORE_RUN}
         return request.envelope
 
-    def _execute_tool(self, request: _ToolRequest) -> None:
+    def _execute_tool(self, request: ToolRequest) -> None:
         if not request.claim("running"):
             return
         if self._closing.is_set():

@@ -86,6 +86,10 @@ VIEW = [
     ("fit_page_action", "Fit &page", "commands.fit_page", "Ctrl+2", None),
     "-", "markup", "-", "docks",
 ]
+TOOLS = [
+    ("share_mcp_action", "&Share with an MCP client…", "share_with_mcp_client", None,
+     "Let Claude Code, Claude Desktop or another MCP client on this computer review the open document here"),
+]
 # the markup views, one checked at a time: (attribute, text, view, shortcut, status tip)
 MARKUP = [
     ("markup_all_action", "A&ll Markup", "all", "Ctrl+Alt+1",
@@ -112,7 +116,7 @@ DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "expor
                     "delete_paragraph_action", "replace_selection_action", "next_change_action",
                     "previous_change_action", "accept_action", "reject_action", "accept_next_action",
                     "reject_next_action", "accept_all_action",
-                    "reject_all_action", "add_comment_action", "go_to_page_action")
+                    "reject_all_action", "add_comment_action", "go_to_page_action", "share_mcp_action")
 # editing shortcuts act only while the pages have the focus: typed in the chat or a panel's field,
 # Ctrl+Return or Ctrl+Shift+Backspace must not insert or delete a paragraph
 PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",
@@ -184,7 +188,8 @@ def install_actions(window, undo_group, docks) -> None:
     undo_action, redo_action = _undo_actions(window, undo_group)
     window.undo_action, window.redo_action = undo_action, redo_action
     bar = window.menuBar()
-    for title, specs in (("&File", FILE), ("&Edit", EDIT), ("&Review", REVIEW), ("&View", VIEW)):
+    for title, specs in (("&File", FILE), ("&Edit", EDIT), ("&Review", REVIEW), ("&View", VIEW),
+                          ("&Tools", TOOLS)):
         menu = bar.addMenu(title)
         menu.setObjectName(title.replace("&", "").lower() + "_menu")
         setattr(window, menu.objectName(), menu)

@@ -19,15 +19,19 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoGroup
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from ... import APP_NAME
+from ...agents.bridges import decode_comment_id
 from ...assistant import AssistantSettings, load_settings
 from ...docx import DocxReviewer
+from ...sharing.mcp_http import SharingError
 from ..chat.audit_log import AuditLog
-from ..chat.audit_trail import action_entries, proposal_entries, tool_call_entry
+from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
+from ..chat.mcp_share import McpShare, new_token
 from ..chat.panel import ChatPanel
+from ..chat.share_dialog import ShareDialog
 from ..pages.reading_position import top_block_id
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
@@ -45,6 +49,8 @@ from .settings_dialog import SettingsDialog
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
 STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
+# the share's token and port are kept, so a client configured once connects again next time
+SHARE_TOKEN_KEY, SHARE_PORT_KEY = "mcp/token", "mcp/port"
 
 
 class ReviewWindow(QMainWindow):
@@ -65,6 +71,8 @@ class ReviewWindow(QMainWindow):
         self.untitled_name: str | None = None  # the name an untitled copy (path None) is saved under
         self.saved_version: str | None = None  # the document's version when it was opened or last saved
         self._tool_args: dict[str, dict] = {}
+        self.mcp_share: McpShare | None = None  # the open document shared with MCP clients (Tools menu)
+        self.share_dialog: ShareDialog | None = None
 
         self.desktop = desktop_settings(self.settings.config_dir)
         self.files = DocumentFiles(self)
@@ -169,6 +177,7 @@ class ReviewWindow(QMainWindow):
         panels and the chat (files opens it; `saved` False for recovered work)."""
         if self.chat.busy:
             self.chat.shutdown_turn()
+        self.stop_sharing()  # the shared document is closing
         old = self.review_actions
         if old is not None:
             self.undo_group.removeStack(old.undo_stack)
@@ -256,15 +265,93 @@ class ReviewWindow(QMainWindow):
         self._tool_args.clear()
 
     def _on_tool_finished(self, call_id: str, name: str, envelope) -> None:
+        args = self._tool_args.pop(call_id, {})
+        self.record_tool_call(f"Claude ({self.settings.model})", name, args, envelope)
+        self._after_direct_action(name, args, envelope)
+
+    def _after_direct_action(self, name: str, args: dict, envelope) -> None:
+        """A reply or a resolved thread is made at once, beside the bridge's edits: show it."""
+        if name not in ACTING_TOOLS or not envelope.get("ok") or self.reviewer is None:
+            return
+        cid = decode_comment_id(str(args.get("commentId", "")))
+        block = next((c.block_id for c in self.reviewer.get_comments() if c.id == cid), None)
+        self.after_change({block} if block else None)
+
+    def record_tool_call(self, who: str, name: str, args: dict, envelope) -> None:
+        """A model's tool call in the audit log, with what it proposed or did."""
         if self.audit is None:
             return
-        args = self._tool_args.pop(call_id, {})
-        who = f"Claude ({self.settings.model})"
         self.audit.record("tool_call", who=who, **tool_call_entry(name, args, envelope))
         for entry in proposal_entries(name, args, envelope):
             self.audit.record("proposal", who=who, **entry)
         for entry in action_entries(name, args, envelope, self.reviewer):
             self.audit.record("action", who=who, **entry)
+
+    # -- sharing with MCP clients ----------------------------------------------------------------------
+
+    def share_with_mcp_client(self) -> ShareDialog | None:
+        """Tools > Share with an MCP client: serve the open document (unless it already is) and show how
+        to connect a client."""
+        if self.reviewer is None:
+            return None
+        if self.mcp_share is None:
+            try:
+                self.mcp_share = self._start_sharing()
+            except SharingError as exc:
+                QMessageBox.warning(self, "Share with an MCP client", str(exc))
+                return None
+            self.statusBar().showMessage(f"{self.display_name} is shared with MCP clients at {self.mcp_share.url}.")
+        if self.share_dialog is None:
+            self.share_dialog = ShareDialog(self.display_name, self.mcp_share.url, self.mcp_share.token, self)
+            self.share_dialog.stopRequested.connect(self.stop_sharing)
+        self.share_dialog.show()
+        self.share_dialog.raise_()
+        return self.share_dialog
+
+    def _start_sharing(self) -> McpShare:
+        token = str(self.desktop.value(SHARE_TOKEN_KEY) or "") or new_token()
+        port = int(self.desktop.value(SHARE_PORT_KEY, 0) or 0)
+        # the clients' proposals carry Claude's author name, as the panel's do
+        bridge = LiveBridge(self.reviewer, self.view, author=self.settings.assistant_author,
+                            on_changed=lambda _result: self.after_change(None, relayout=False),
+                            resolve_others=self.settings.allow_resolving_others)
+
+        def make(on_port: int) -> McpShare:
+            share = McpShare(bridge, self.review_actions, busy=lambda: self.chat.busy, record=self.record_tool_call,
+                             token=token, port=on_port, parent=self)
+            share.start()
+            return share
+
+        try:
+            share = make(port)
+        except SharingError:
+            if not port:
+                raise
+            share = make(0)  # last time's port is taken now: any free one (the client needs the new address)
+        share.callFinished.connect(self._on_share_call)
+        self.desktop.setValue(SHARE_TOKEN_KEY, token)
+        self.desktop.setValue(SHARE_PORT_KEY, share.port)
+        self.desktop.sync()
+        return share
+
+    def _on_share_call(self, client: str, name: str, args: dict, envelope) -> None:
+        self._after_direct_action(name, args, envelope)
+        applied = len((envelope.get("result") or {}).get("applied") or []) if envelope.get("ok") else 0
+        if name == "suggest_changes" and applied:
+            self.statusBar().showMessage(f"{client} proposed {applied} edit{'s' if applied != 1 else ''}: they are "
+                                         "tracked changes for you to accept or reject.", 8000)
+
+    def stop_sharing(self) -> None:
+        share, self.mcp_share = self.mcp_share, None
+        if share is None:
+            return
+        share.stop()
+        share.deleteLater()
+        if self.share_dialog is not None:
+            self.share_dialog.close()
+            self.share_dialog.deleteLater()
+            self.share_dialog = None
+        self.statusBar().showMessage(f"{self.display_name} is no longer shared with MCP clients.", 8000)
 
     def record(self, kind: str, **fields) -> None:
         """An event of the lawyer's in the audit log (made under the settings' author name)."""
@@ -287,9 +374,10 @@ class ReviewWindow(QMainWindow):
         if self.reviewer is not None:
             self.reviewer.author = self.settings.author
             self.reviewer.engine.author = self.settings.author
-        if self.bridge is not None:
-            self.bridge.author = self.settings.assistant_author
-            self.bridge.resolve_others = self.settings.allow_resolving_others
+        for bridge in (self.bridge, self.mcp_share.bridge if self.mcp_share else None):
+            if bridge is not None:
+                bridge.author = self.settings.assistant_author
+                bridge.resolve_others = self.settings.allow_resolving_others
         if self.review_actions is not None:
             self.review_actions.set_author(self.settings.author)
         if self.audit is not None:
@@ -342,6 +430,7 @@ class ReviewWindow(QMainWindow):
             return
         self.save_layout()
         self.files.close()  # saved, or the lawyer chose to drop it: its recovery copy goes
+        self.stop_sharing()
         self.chat.shutdown()
         super().closeEvent(event)
 

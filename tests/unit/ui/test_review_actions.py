@@ -337,6 +337,33 @@ def test_an_agent_turn_that_changed_nothing_pushes_nothing(live):
     assert actions.undo_stack.count() == 0 and not actions.agent_turn_open
 
 
+def test_stretches_with_one_merge_key_undo_as_one_step_until_something_comes_between(live):
+    # an MCP client's turn arrives as separate calls, each its own begin/end
+    rev, bridge, actions = live
+    original = state(rev)
+    for find, replace in (("available", "offered"), ("Product", "Service")):
+        actions.begin_agent_turn("", merge_key=("mcp", 1), text="claude-code's edits")
+        claude_edits(bridge, PRODUCT, find, replace)
+        actions.end_agent_turn()
+    stack = actions.undo_stack
+    assert [stack.text(i) for i in range(stack.count())] == ["claude-code's edits"]
+    two = state(rev)
+    actions.edit_paragraph(BLANK, "Lawyer text.")  # the lawyer's step comes between
+    actions.begin_agent_turn("", merge_key=("mcp", 1), text="claude-code's edits")
+    claude_edits(bridge, "6E37763A", "[ # ]", "30")
+    actions.end_agent_turn()
+    actions.begin_agent_turn("", merge_key=("mcp", 2), text="claude-code's edits")  # a new turn: its own step
+    claude_edits(bridge, "6E37763A", "30", "45")
+    actions.end_agent_turn()
+    assert stack.count() == 4
+    stack.undo()
+    stack.undo()
+    stack.undo()
+    assert state(rev) == two
+    stack.undo()  # both calls of the first turn at once
+    assert state(rev) == original
+
+
 def test_the_lawyer_acting_during_a_turn_splits_it_around_the_action(live):
     rev, bridge, actions = live
     original = state(rev)

@@ -1,0 +1,179 @@
+"""An MCP server over streamable HTTP on this machine only (127.0.0.1), behind a bearer token.
+
+The app shares its open document this way: any MCP client on the machine that is given the URL and the
+token can connect (Claude Code: `claude mcp add --transport http ... --header "Authorization: Bearer ..."`).
+The token keeps out other local programs and web pages (the SDK's DNS-rebinding check refuses a browser's
+foreign Host or Origin as well). uvicorn serves the SDK's own Starlette app in a daemon thread with its own
+event loop; the socket is bound before the thread starts, so a port in use fails at once, in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import socket
+import threading
+import time
+
+import uvicorn
+from mcp.server import Server
+
+HOST = "127.0.0.1"
+PATH = "/mcp"
+START_WAIT_S = 10.0
+STOP_WAIT_S = 5.0
+DRAIN_WAIT_S = 2.0  # how long open requests get to end once told their client has gone
+
+log = logging.getLogger(__name__)
+
+
+class SharingError(Exception):
+    """The server could not start; the message says why, for the lawyer."""
+
+
+class _Gate:
+    """ASGI middleware in front of the SDK's app. An HTTP request without `Authorization: Bearer <token>`
+    gets 401 and goes no further. close_all() tells every open request its client has gone (an ASGI
+    http.disconnect), so long-lived event streams end on their own and the server stops cleanly,
+    instead of uvicorn cancelling them mid-stream (and logging each as an error)."""
+
+    def __init__(self, app, token: str):
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+        self._open: dict[asyncio.Event, str] = {}  # the requests being served, with their HTTP method
+
+    def open_requests(self, method: str | None = None) -> int:
+        return sum(1 for m in list(self._open.values()) if method is None or m == method)
+
+    def close_all(self) -> None:  # on the server's event loop
+        for closing in self._open:
+            closing.set()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"authorization", b"")
+        if not hmac.compare_digest(given, self._expected):
+            body = json.dumps({"error": "This MCP server needs the token shown in folio-desktop's "
+                                        "Share with an MCP client window (Authorization: Bearer <token>)."})
+            await send({"type": "http.response.start", "status": 401, "headers": [
+                (b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+            await send({"type": "http.response.body", "body": body.encode()})
+            return
+        closing = asyncio.Event()
+        self._open[closing] = scope.get("method", "")
+
+        async def receive_until_closed():
+            if closing.is_set():
+                return {"type": "http.disconnect"}
+            message, stop = asyncio.ensure_future(receive()), asyncio.ensure_future(closing.wait())
+            await asyncio.wait({message, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if message.done():
+                stop.cancel()
+                return message.result()
+            message.cancel()
+            return {"type": "http.disconnect"}
+
+        state = {"started": False, "ended": False}
+
+        async def send_tracked(message):
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["ended"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive_until_closed, send_tracked)
+            if closing.is_set() and not state["ended"]:  # the app gave up on a client told it had gone
+                if not state["started"]:
+                    await send({"type": "http.response.start", "status": 503, "headers": []})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            self._open.pop(closing, None)
+
+
+class LocalHttpServer:
+    """`server` at http://127.0.0.1:<port>/mcp until stop(). Port 0 picks a free port."""
+
+    def __init__(self, server: Server, token: str, port: int = 0):
+        self.token = token
+        self._app = _Gate(server.streamable_http_app(streamable_http_path=PATH, host=HOST), token)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._requested_port = port
+        self._uvicorn: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port: int | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}{PATH}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        sock = _bind(self._requested_port)
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self._app, lifespan="on", log_level="warning", timeout_graceful_shutdown=1)
+        self._uvicorn = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, args=(sock,), name="mcp-http", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + START_WAIT_S
+        while not self._uvicorn.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise SharingError(f"The MCP server on {HOST}:{self.port} did not start.")
+            time.sleep(0.02)
+
+    def _serve(self, sock: socket.socket) -> None:
+        async def serve():
+            self._loop = asyncio.get_running_loop()
+            await self._uvicorn.serve(sockets=[sock])
+
+        try:
+            asyncio.run(serve())
+        except Exception:  # noqa: BLE001 - a thread's failure would otherwise vanish
+            log.exception("the MCP server stopped with an error")
+        finally:
+            sock.close()
+
+    def stop(self, timeout: float = STOP_WAIT_S) -> bool:
+        """Stop serving: open requests are ended first (their clients see the stream close), then the
+        server. True when the thread has ended."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return True
+        loop, gate = self._loop, self._app
+        if loop is not None and thread.is_alive():
+            # calls in flight (POSTs) are answered first: the host says it has stopped within moments
+            _wait_until(lambda: not gate.open_requests("POST"), DRAIN_WAIT_S)
+            loop.call_soon_threadsafe(gate.close_all)  # then the event streams, and anything left
+            _wait_until(lambda: not gate.open_requests(), DRAIN_WAIT_S)
+        self._uvicorn.should_exit = True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+
+def _wait_until(done, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _bind(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen(16)
+    except OSError as exc:
+        sock.close()
+        raise SharingError(f"Port {port} on {HOST} is not free ({exc.strerror or exc}); "
+                           "choose another port or stop the program using it.") from exc
+    sock.set_inheritable(False)
+    return sock

@@ -1,0 +1,95 @@
+"""The Share with an MCP client window: where the shared document is served, and how to connect a client.
+
+Modeless, so the lawyer keeps reviewing while a client works; closing it does not stop the sharing
+(Stop sharing does, as does closing the document)."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+)
+
+SERVER_NAME = "folio-desktop"
+
+
+def claude_code_command(url: str, token: str) -> str:
+    return f'claude mcp add --transport http {SERVER_NAME} {url} --header "Authorization: Bearer {token}"'
+
+
+def client_config(url: str, token: str) -> str:
+    """The entry most MCP clients read (.mcp.json, VS Code, Cursor): a streamable HTTP server with a header."""
+    entry = {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}
+    return json.dumps({"mcpServers": {SERVER_NAME: entry}}, indent=2)
+
+
+class ShareDialog(QDialog):
+    stopRequested = Signal()
+
+    def __init__(self, document_name: str, url: str, token: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Share with an MCP client")
+        self.setObjectName("shareDialog")
+        column = QVBoxLayout(self)
+        intro = QLabel(f"<b>{escape(document_name)}</b> is shared with MCP clients on this computer "
+                       "(Claude Code, Claude Desktop, other AI tools). Their edits arrive as tracked changes and "
+                       "comments for you to review, in the pages as they are made; Undo takes back a client's "
+                       "turn as one step. Only a client given this token can connect. Sharing stops when you "
+                       "close the document or press Stop sharing.")
+        intro.setWordWrap(True)
+        column.addWidget(intro)
+
+        grid = QGridLayout()
+        self.url_field = self._field(url)
+        self.token_field = self._field(token)
+        for row, (label, field) in enumerate((("Server address", self.url_field), ("Token", self.token_field))):
+            grid.addWidget(QLabel(label), row, 0)
+            grid.addWidget(field, row, 1)
+            grid.addWidget(self._copy_button(field.text()), row, 2)
+        column.addLayout(grid)
+
+        self.command_text = claude_code_command(url, token)
+        self.config_text = client_config(url, token)
+        for title, text in (("Claude Code: run once in a terminal", self.command_text),
+                            ("Other clients: add to their MCP configuration", self.config_text)):
+            column.addWidget(QLabel(title))
+            box = QPlainTextEdit(text)
+            box.setReadOnly(True)
+            box.setMaximumHeight(44 if "\n" not in text else 150)
+            column.addWidget(box)
+            column.addWidget(self._copy_button(text))
+
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        self.stop_button = buttons.addButton("Stop sharing", QDialogButtonBox.DestructiveRole)
+        self.stop_button.clicked.connect(self._stop)
+        buttons.rejected.connect(self.close)
+        column.addWidget(buttons)
+        self.resize(620, self.sizeHint().height())
+
+    def _field(self, text: str) -> QLineEdit:
+        field = QLineEdit(text)
+        field.setReadOnly(True)
+        field.setCursorPosition(0)
+        return field
+
+    def _copy_button(self, text: str) -> QPushButton:
+        button = QPushButton("Copy")
+        button.setToolTip("Copy to the clipboard")
+        button.clicked.connect(lambda: QGuiApplication.clipboard().setText(text))
+        return button
+
+    def _stop(self) -> None:
+        self.stopRequested.emit()
+        self.close()
+

@@ -1,0 +1,205 @@
+"""Tools > Share with an MCP client (issue 17, point 2): the real window serves its open document over
+streamable HTTP, and the mcp SDK's own client drives it from another thread, as Claude Code would. The
+calls run on the GUI thread, so the live-view tools work, edits show in the pages at once, a client's
+turn undoes with one Ctrl+Z, the audit log names the client, and sharing ends with the document."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import httpx2
+import pytest
+from anyio.from_thread import start_blocking_portal
+from chat_helpers import open_window
+from conftest import CORPUS
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import Implementation
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from folio_desktop.ui.chat import mcp_share
+
+pytestmark = pytest.mark.timeout(120)
+CALL_MS = 15_000
+
+
+class McpClient:
+    """An MCP client session in a thread of its own. Calls that need the window's GUI thread are
+    waited for with qtbot, so the test's (GUI) thread keeps processing events meanwhile."""
+
+    def __init__(self, qtbot, url: str, token: str, name: str = "claude-code"):
+        self.qtbot = qtbot
+        self._portal_cm = start_blocking_portal()
+        self.portal = self._portal_cm.__enter__()
+        self._http = self.portal.wrap_async_context_manager(
+            create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}))
+        http = self._http.__enter__()
+        self._streams = self.portal.wrap_async_context_manager(streamable_http_client(url, http_client=http))
+        read, write = self._streams.__enter__()
+        self._session = self.portal.wrap_async_context_manager(
+            ClientSession(read, write, client_info=Implementation(name=name, version="2.1")))
+        self.session = self._session.__enter__()
+        self.portal.call(self.session.initialize)  # needs no GUI thread
+
+    def run(self, method: str, *args):
+        future = self.portal.start_task_soon(getattr(self.session, method), *args)
+        self.qtbot.waitUntil(future.done, timeout=CALL_MS)
+        return future.result()
+
+    def call(self, name: str, args: dict):
+        return self.run("call_tool", name, args)
+
+    def result(self, name: str, args: dict) -> dict:
+        answer = self.call(name, args)
+        assert not answer.is_error, answer.content[0].text
+        return json.loads(answer.content[0].text)
+
+    def close(self) -> None:
+        for cm in (self._session, self._streams, self._http):
+            try:
+                cm.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001 - the server may have gone first: that is what some tests check
+                pass
+        self._portal_cm.__exit__(None, None, None)
+
+
+@pytest.fixture
+def shared(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, None)
+    dialog = window.share_with_mcp_client()
+    clients = []
+
+    def connect(name="claude-code", token=None):
+        client = McpClient(qtbot, window.mcp_share.url, token or window.mcp_share.token, name)
+        clients.append(client)
+        return client
+
+    yield window, dialog, connect
+    for client in clients:
+        client.close()
+    window.stop_sharing()
+
+
+def press_undo(qtbot, window) -> None:
+    window.activateWindow()  # shortcuts reach the active window only
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
+    qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+
+
+def page_text(window, page: int) -> str:
+    return window.bridge.get_page_text(page)
+
+
+def test_a_clients_turn_shows_in_the_pages_and_one_ctrl_z_takes_it_back(shared, qtbot):
+    window, dialog, connect = shared
+    url, token = window.mcp_share.url, window.mcp_share.token
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+    assert f"{url} --header \"Authorization: Bearer {token}\"" in dialog.command_text
+    assert json.loads(dialog.config_text)["mcpServers"]["folio-desktop"]["url"] == url
+    reviewer = window.reviewer
+    comments_before = len(reviewer.get_comments())
+
+    client = connect()
+    tools = {t.name for t in client.run("list_tools").tools}
+    assert len(tools) == 16 and {"read_page", "read_selection", "show_in_document"} <= tools
+    outline = client.run("read_resource", "folio://document/outline").contents[0].text
+    assert "Pilot Access" in outline
+
+    # the live-view tools answer from the window: its pages, its selection
+    match = next(m for m in client.result("find_text", {"query": "Pilot Period"})["matches"])
+    page = window.bridge.get_target_page({"type": "block", "blockId": match["blockId"]})
+    read = client.result("read_page", {"page": page})
+    assert read["totalPages"] == window.view.document_layout.page_count and "Pilot Period" in read["text"]
+    assert client.result("show_in_document", {"range": match["range"]}) == {"shown": True}
+    assert window.view.selection.selection_text() == "Pilot Period"
+    assert client.result("read_selection", {})["text"] == "Pilot Period"
+
+    # two edits in one turn: they are in the pages at once, under Claude's name
+    client.result("suggest_changes", {"operations": [
+        {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+    client.result("add_comment", {"blockId": match["blockId"], "text": "Why a trial?"})
+    assert "Trial Period" in page_text(window, page)
+    ours = [(c.type, c.text) for c in reviewer.get_changes() if c.author == "Claude"]
+    assert ("insertion", "Trial") in ours and ("deletion", "Pilot") in ours
+    assert [c.text for c in reviewer.get_comments(author="Claude")] == ["Why a trial?"]
+    trial = next(c for c in reviewer.get_changes() if c.text == "Trial")
+    assert trial.id in window.changes.visible_change_ids()  # the changes panel follows
+    assert window.undo_action.text().replace("&", "") == "Undo claude-code's edits"
+
+    # the audit log names the client
+    logged = [e for e in window.audit.entries if e.get("kind") == "tool_call" and e["who"] == "claude-code (MCP)"]
+    assert [e["tool"] for e in logged][-2:] == ["suggest_changes", "add_comment"]
+
+    # bad arguments: a tool error in words, and nothing changed
+    bad = client.call("find_text", {"quer": "x"})
+    assert bad.is_error and "query" in bad.content[0].text
+
+    # one Ctrl+Z takes back the whole turn: the tracked change and the comment
+    press_undo(qtbot, window)
+    assert not [c for c in reviewer.get_changes() if c.author == "Claude"]
+    assert len(reviewer.get_comments()) == comments_before
+    assert "Trial Period" not in page_text(window, page) and "Pilot Period" in page_text(window, page)
+    assert window.undo_action.text().replace("&", "") != "Undo claude-code's edits"
+
+
+def test_calls_a_pause_apart_are_separate_turns(shared, qtbot, monkeypatch):
+    window, _dialog, connect = shared
+    monkeypatch.setattr(mcp_share, "TURN_GAP_S", 0.0)  # every call its own turn
+    client = connect("Claude Desktop")
+    matches = client.result("find_text", {"query": "Pilot Period"})["matches"]
+    first, second = matches[0], next(m for m in matches if m["blockId"] != matches[0]["blockId"])
+    for match, text in ((first, "Trial Period"), (second, "Test Period")):
+        client.result("suggest_changes", {"operations": [
+            {"type": "replaceRange", "range": match["range"], "replace": text}]})
+    inserted = lambda: sorted(c.text for c in window.reviewer.get_changes() if c.type == "insertion")  # noqa: E731
+    assert inserted() == ["Test", "Trial"]
+    assert window.undo_action.text().replace("&", "") == "Undo Claude Desktop's edits"
+    press_undo(qtbot, window)
+    assert inserted() == ["Trial"]  # only the second turn went
+
+
+def test_the_token_is_needed_and_sharing_ends_with_the_document(shared, qtbot, tmp_path, monkeypatch):
+    window, _dialog, connect = shared
+    handed = []  # the calls the server has handed to the GUI thread
+
+    class Recorded(mcp_share._ClientCall):
+        def __init__(self, *args):
+            super().__init__(*args)
+            handed.append(self)
+
+    monkeypatch.setattr(mcp_share, "_ClientCall", Recorded)
+    url, token = window.mcp_share.url, window.mcp_share.token
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}
+    for headers in ({}, {"Authorization": "Bearer not-the-token"}):
+        refused = httpx2.post(url, json=hello, headers={"Accept": "application/json, text/event-stream", **headers})
+        assert refused.status_code == 401 and "needs the token" in refused.json()["error"]
+    with pytest.raises(MCPError):
+        connect(token="not-the-token")
+
+    client = connect()
+    # a call still waiting for the GUI thread when the document closes is answered, not run
+    block = window.reviewer.snapshot().blocks[0].id
+    future = client.portal.start_task_soon(client.session.call_tool, "add_comment", {"blockId": block, "text": "late"})
+    deadline = time.monotonic() + 10
+    while not handed and time.monotonic() < deadline:
+        time.sleep(0.01)  # not qtbot.wait: the GUI thread must not run the call yet
+    assert handed
+    old = window.reviewer
+    other = tmp_path / "other.docx"
+    shutil.copy(CORPUS / "folio" / "contract-stella-style.docx", other)
+    with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
+        assert window.files.open_document(other)  # the shared document closes
+    assert window.mcp_share is None and window.share_dialog is None
+    qtbot.waitUntil(future.done, timeout=CALL_MS)
+    answer = future.result()
+    assert answer.is_error and "no longer shared" in answer.content[0].text
+    assert not any(c.text == "late" for c in old.get_comments())
+    with pytest.raises(httpx2.ConnectError):  # nothing listens there any more
+        httpx2.post(url, json=hello, headers={"Authorization": f"Bearer {token}"})
+
