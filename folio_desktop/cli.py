@@ -34,6 +34,8 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop mcp FILE [--author NAME] [--save-to OUT.docx]
                                            serve FILE's tools to an MCP client over stdio; every edit is a
                                            tracked change or comment, saved to OUT.docx after each call
+  folio-desktop mcp --window               serve over stdio the document the folio-desktop window shares
+                                           (Tools > Share with an MCP client): for Claude Desktop
 """
 
 SUBCOMMANDS = ("read", "stories", "changes", "comments", "tool", "compare", "pages", "pdf", "review", "mcp")
@@ -73,7 +75,9 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument("--author", default="Claude", help="author of tracked changes (default Claude)")
     review.add_argument("--base-url", help="API base URL (default: ANTHROPIC_BASE_URL or the SDK's)")
     mcp = sub.add_parser("mcp", help="serve the document's tools to an MCP client over stdio")
-    mcp.add_argument("file")
+    mcp.add_argument("file", nargs="?")
+    mcp.add_argument("--window", action="store_true",
+                     help="serve the document the folio-desktop window shares (Tools > Share with an MCP client)")
     mcp.add_argument("--author", default="Claude", help="author of tracked changes and comments (default Claude)")
     mcp.add_argument("--save-to", metavar="OUT.docx",
                      help='where edits are saved (default: "FILE (reviewed).docx" beside FILE)')
@@ -187,6 +191,26 @@ def _run_pdf(args) -> int:
     return 0
 
 
+def _run_mcp(args) -> int:
+    import anyio
+
+    from .sharing.mcp_server import SharedDocument, serve_stdio
+
+    if args.window == bool(args.file):
+        print(f"{APP_NAME} mcp: give a FILE to serve, or --window for the document the window shares "
+              "(not both).", file=sys.stderr)
+        return 2
+    if args.window:
+        from .assistant.settings import default_config_dir
+        from .sharing.mcp_window import WindowLauncher
+
+        host = WindowLauncher(default_config_dir())
+    else:
+        host = SharedDocument(args.file, args.author, args.save_to)
+    anyio.run(serve_stdio, host)
+    return 0
+
+
 def _run_headless(args) -> int:
     if args.command == "review":
         from .assistant.headless import run_review
@@ -200,12 +224,7 @@ def _run_headless(args) -> int:
     if args.command == "tool":
         return _run_tool(args)
     if args.command == "mcp":
-        import anyio
-
-        from .sharing.mcp_server import SharedDocument, serve_stdio
-
-        anyio.run(serve_stdio, SharedDocument(args.file, args.author, args.save_to))
-        return 0
+        return _run_mcp(args)
     if args.command == "pages":
         return _run_pages(args)
     if args.command == "pdf":

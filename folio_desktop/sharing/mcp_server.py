@@ -179,7 +179,7 @@ def build_server(host: ToolHost) -> Server:
                   on_list_prompts=list_prompts, on_get_prompt=get_prompt)
 
 
-async def serve_stdio(shared: SharedDocument) -> None:
-    server = build_server(shared)
+async def serve_stdio(host: ToolHost) -> None:
+    server = build_server(host)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -6,15 +6,20 @@ turn undoes with one Ctrl+Z, the audit log names the client, and sharing ends wi
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
+import sys
 import time
+from contextlib import asynccontextmanager
 
 import httpx2
 import pytest
 from anyio.from_thread import start_blocking_portal
 from chat_helpers import open_window
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
@@ -32,14 +37,11 @@ class McpClient:
     """An MCP client session in a thread of its own. Calls that need the window's GUI thread are
     waited for with qtbot, so the test's (GUI) thread keeps processing events meanwhile."""
 
-    def __init__(self, qtbot, url: str, token: str, name: str = "claude-code"):
+    def __init__(self, qtbot, streams, name: str = "claude-code"):
         self.qtbot = qtbot
         self._portal_cm = start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
-        self._http = self.portal.wrap_async_context_manager(
-            create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}))
-        http = self._http.__enter__()
-        self._streams = self.portal.wrap_async_context_manager(streamable_http_client(url, http_client=http))
+        self._streams = self.portal.wrap_async_context_manager(streams)
         read, write = self._streams.__enter__()
         self._session = self.portal.wrap_async_context_manager(
             ClientSession(read, write, client_info=Implementation(name=name, version="2.1")))
@@ -60,12 +62,19 @@ class McpClient:
         return json.loads(answer.content[0].text)
 
     def close(self) -> None:
-        for cm in (self._session, self._streams, self._http):
+        for cm in (self._session, self._streams):
             try:
                 cm.__exit__(None, None, None)
             except Exception:  # noqa: BLE001 - the server may have gone first: that is what some tests check
                 pass
         self._portal_cm.__exit__(None, None, None)
+
+
+@asynccontextmanager
+async def over_http(url: str, token: str):
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http, \
+            streamable_http_client(url, http_client=http) as (read, write):
+        yield read, write
 
 
 @pytest.fixture
@@ -75,7 +84,7 @@ def shared(qtbot, tmp_path):
     clients = []
 
     def connect(name="claude-code", token=None):
-        client = McpClient(qtbot, window.mcp_share.url, token or window.mcp_share.token, name)
+        client = McpClient(qtbot, over_http(window.mcp_share.url, token or window.mcp_share.token), name)
         clients.append(client)
         return client
 
@@ -203,3 +212,32 @@ def test_the_token_is_needed_and_sharing_ends_with_the_document(shared, qtbot, t
     with pytest.raises(httpx2.ConnectError):  # nothing listens there any more
         httpx2.post(url, json=hello, headers={"Authorization": f"Bearer {token}"})
 
+
+
+def test_claude_desktop_reaches_the_window_through_the_stdio_launcher(shared, qtbot):
+    """Claude Desktop starts `folio-desktop mcp --window` itself; it finds the share through the share file."""
+    window, dialog, _connect = shared
+    config = window.settings.config_dir
+    share_file = config / "mcp-share.json"
+    assert stat.S_IMODE(share_file.stat().st_mode) == 0o600  # it holds the token
+    entry = json.loads(dialog.desktop_text)["mcpServers"]["folio-desktop"]
+    assert entry["args"][-2:] == ["mcp", "--window"]
+    params = StdioServerParameters(command=sys.executable, args=["-m", "folio_desktop", "mcp", "--window"],
+                                   env={**os.environ, "FOLIO_DESKTOP_CONFIG_DIR": str(config)}, cwd=str(ROOT))
+    client = McpClient(qtbot, stdio_client(params), name="claude-ai")
+    try:
+        assert len(client.run("list_tools").tools) == 16
+        assert "Pilot Access" in client.run("read_resource", "folio://document/outline").contents[0].text
+        match = client.result("find_text", {"query": "Pilot Period"})["matches"][0]
+        client.result("suggest_changes", {"operations": [
+            {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+        assert ("insertion", "Trial") in [(c.type, c.text) for c in window.reviewer.get_changes()]
+        assert window.undo_action.text().replace("&", "") == "Undo claude-ai's edits"
+        assert window.audit.entries[-1]["who"] == "claude-ai (MCP)"
+
+        window.stop_sharing()  # the lawyer stops sharing: the client is told what to do
+        assert not share_file.exists()
+        told = client.call("find_text", {"query": "Pilot"})
+        assert told.is_error and "Tools > Share with an MCP client" in told.content[0].text
+    finally:
+        client.close()

@@ -18,7 +18,6 @@ is answered that the document was closed, and nothing runs after it.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 import time
 
@@ -39,10 +38,6 @@ BUSY = ("Claude in the folio-desktop window is working on this document right no
         "made; try again when its turn has ended.")
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 class _ClientCall(ToolRequest):
     def __init__(self, name: str, args: dict, closing: threading.Event, client: Client):
         super().__init__(name, args, closing)
@@ -59,7 +54,7 @@ class McpShare(QObject):
     callFinished = Signal(str, str, object, object)  # client name, tool name, arguments, envelope
     _callRequested = Signal(object)  # worker -> GUI thread
 
-    def __init__(self, bridge, review_actions, busy, record, token: str | None = None, port: int = 0,
+    def __init__(self, bridge, review_actions, busy, record, token: str, port: int = 0,
                  parent=None):
         super().__init__(parent)
         self.bridge = bridge
@@ -71,7 +66,7 @@ class McpShare(QObject):
         self._turns: dict[str, int] = {}  # client name -> its current turn's number (unique across clients)
         self._turn_count = 0
         self.clients: list[str] = []  # the names of the clients that have called, in order
-        self._server = LocalHttpServer(build_server(self), token or new_token(), port)
+        self._server = LocalHttpServer(build_server(self), token, port)
         self._callRequested.connect(self._run, Qt.QueuedConnection)
 
     @property

@@ -6,7 +6,9 @@ Modeless, so the lawyer keeps reviewing while a client works; closing it does no
 from __future__ import annotations
 
 import json
+import sys
 from html import escape
+from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
@@ -32,6 +34,20 @@ def client_config(url: str, token: str) -> str:
     """The entry most MCP clients read (.mcp.json, VS Code, Cursor): a streamable HTTP server with a header."""
     entry = {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}
     return json.dumps({"mcpServers": {SERVER_NAME: entry}}, indent=2)
+
+
+def launcher_entry() -> dict:
+    """How Claude Desktop starts `folio-desktop mcp --window` on this machine (it launches stdio servers only)."""
+    if getattr(sys, "frozen", False):  # the packaged app is its own command line
+        return {"command": sys.executable, "args": ["mcp", "--window"]}
+    script = Path(sys.executable).with_name("folio-desktop" + (".exe" if sys.platform == "win32" else ""))
+    if script.exists():
+        return {"command": str(script), "args": ["mcp", "--window"]}
+    return {"command": sys.executable, "args": ["-m", "folio_desktop", "mcp", "--window"]}
+
+
+def claude_desktop_config() -> str:
+    return json.dumps({"mcpServers": {SERVER_NAME: launcher_entry()}}, indent=2)
 
 
 class ShareDialog(QDialog):
@@ -60,13 +76,16 @@ class ShareDialog(QDialog):
         column.addLayout(grid)
 
         self.command_text = claude_code_command(url, token)
+        self.desktop_text = claude_desktop_config()
         self.config_text = client_config(url, token)
         for title, text in (("Claude Code: run once in a terminal", self.command_text),
+                            ("Claude Desktop: add to claude_desktop_config.json once (it finds whatever "
+                             "document is shared here)", self.desktop_text),
                             ("Other clients: add to their MCP configuration", self.config_text)):
             column.addWidget(QLabel(title))
             box = QPlainTextEdit(text)
             box.setReadOnly(True)
-            box.setMaximumHeight(44 if "\n" not in text else 150)
+            box.setMaximumHeight(44 if "\n" not in text else 130)
             column.addWidget(box)
             column.addWidget(self._copy_button(text))
 

@@ -26,10 +26,11 @@ from ...agents.bridges import decode_comment_id
 from ...assistant import AssistantSettings, load_settings
 from ...docx import DocxReviewer
 from ...sharing.mcp_http import SharingError
+from ...sharing.mcp_window import remove_share_file, share_token, write_share_file
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
-from ..chat.mcp_share import McpShare, new_token
+from ..chat.mcp_share import McpShare
 from ..chat.panel import ChatPanel
 from ..chat.share_dialog import ShareDialog
 from ..pages.reading_position import top_block_id
@@ -49,8 +50,7 @@ from .settings_dialog import SettingsDialog
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
 STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
-# the share's token and port are kept, so a client configured once connects again next time
-SHARE_TOKEN_KEY, SHARE_PORT_KEY = "mcp/token", "mcp/port"
+SHARE_PORT_KEY = "mcp/port"  # kept (as the token is), so a client configured once connects again next time
 
 
 class ReviewWindow(QMainWindow):
@@ -309,7 +309,7 @@ class ReviewWindow(QMainWindow):
         return self.share_dialog
 
     def _start_sharing(self) -> McpShare:
-        token = str(self.desktop.value(SHARE_TOKEN_KEY) or "") or new_token()
+        token = share_token(self.settings.config_dir)
         port = int(self.desktop.value(SHARE_PORT_KEY, 0) or 0)
         # the clients' proposals carry Claude's author name, as the panel's do
         bridge = LiveBridge(self.reviewer, self.view, author=self.settings.assistant_author,
@@ -329,9 +329,12 @@ class ReviewWindow(QMainWindow):
                 raise
             share = make(0)  # last time's port is taken now: any free one (the client needs the new address)
         share.callFinished.connect(self._on_share_call)
-        self.desktop.setValue(SHARE_TOKEN_KEY, token)
         self.desktop.setValue(SHARE_PORT_KEY, share.port)
         self.desktop.sync()
+        try:  # for `folio-desktop mcp --window`, which clients such as Claude Desktop start themselves
+            write_share_file(self.settings.config_dir, share.url, token, self.display_name)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Claude Desktop cannot find this share: {exc}", 8000)
         return share
 
     def _on_share_call(self, client: str, name: str, args: dict, envelope) -> None:
@@ -347,6 +350,7 @@ class ReviewWindow(QMainWindow):
             return
         share.stop()
         share.deleteLater()
+        remove_share_file(self.settings.config_dir, share.url)
         if self.share_dialog is not None:
             self.share_dialog.close()
             self.share_dialog.deleteLater()

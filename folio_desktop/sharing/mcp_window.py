@@ -1,0 +1,112 @@
+"""`folio-desktop mcp --window`: the document the folio-desktop window shares, for an MCP client that only
+starts servers itself over stdio (Claude Desktop).
+
+While the window shares a document (Tools > Share with an MCP client) it keeps a small share file in the
+config folder: the server's address, its token and the document's name, readable by this user only, and
+removed when sharing stops. This launcher reads it on every call and forwards the call to the window over
+streamable HTTP, under the name its own client gave, so the window's audit log and undo steps name Claude
+Desktop. Reading the file each time means one configuration keeps working across documents, restarts of
+the app and a new port; when nothing is shared the client is told, in words, what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from .. import __version__
+from ..docx.package.files import atomic_write
+from .mcp_server import Client, error_result, tool_list
+
+SHARE_FILE = "mcp-share.json"
+TOKEN_FILE = "mcp-token"
+NOT_SHARED = ("No document is shared by folio-desktop right now. Open the contract in folio-desktop and choose "
+              "Tools > Share with an MCP client, then ask again.")
+
+
+def share_file(config_dir: str | os.PathLike) -> Path:
+    return Path(config_dir) / SHARE_FILE
+
+
+def write_share_file(config_dir, url: str, token: str, document: str) -> Path:
+    path = share_file(config_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"url": url, "token": token, "document": document, "pid": os.getpid()}
+    atomic_write(path, json.dumps(data, ensure_ascii=False).encode("utf-8"), private=True)  # the token is a credential
+    return path
+
+
+def share_token(config_dir) -> str:
+    """The token clients must send: made once and kept (readable by this user only), so a client
+    configured once connects again the next time the lawyer shares a document."""
+    path = Path(config_dir) / TOKEN_FILE
+    try:
+        token = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        token = ""
+    if len(token) < 32:
+        token = secrets.token_urlsafe(32)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, token.encode("ascii"), private=True)
+    return token
+
+
+def remove_share_file(config_dir, url: str) -> None:
+    """Remove the share file if it is still this server's (another window may have shared since)."""
+    share = read_share_file(config_dir)
+    if share is not None and share.get("url") == url:
+        share_file(config_dir).unlink(missing_ok=True)
+
+
+def read_share_file(config_dir) -> dict | None:
+    try:
+        share = json.loads(share_file(config_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(share, dict) and isinstance(share.get("url"), str) and isinstance(share.get("token"), str)
+    return share if ok else None
+
+
+class WindowLauncher:
+    """A ToolHost that answers every call from the window sharing a document, through its share file."""
+
+    def __init__(self, config_dir):
+        self.config_dir = Path(config_dir)
+
+    def tools(self) -> list[types.Tool]:
+        return tool_list()  # the window answers them all, the live-view tools included
+
+    def call(self, name: str, arguments: dict, client: Client) -> types.CallToolResult:
+        share = read_share_file(self.config_dir)
+        if share is None:
+            return error_result(NOT_SHARED)
+        try:
+            return anyio.run(_forward, share, name, arguments, client.name)
+        except Exception as exc:  # noqa: BLE001 - refused, gone, or a token from an older share
+            return error_result(f"folio-desktop's window did not answer at {share['url']} "
+                                f"({_first_cause(exc)}). Is the document still shared there (Tools > Share with "
+                                "an MCP client)? Then ask again.")
+
+
+async def _forward(share: dict, name: str, arguments: dict, client_name: str) -> types.CallToolResult:
+    headers = {"Authorization": f"Bearer {share['token']}"}
+    async with create_mcp_http_client(headers=headers) as http, \
+            streamable_http_client(share["url"], http_client=http) as (read, write), \
+            ClientSession(read, write, client_info=types.Implementation(name=client_name, version=__version__)) as s:
+        await s.initialize()
+        return await s.call_tool(name, arguments)
+
+
+def _first_cause(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
