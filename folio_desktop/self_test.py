@@ -2,8 +2,9 @@
 
 Opens the bundled sample contract, lays it out, proposes a tracked insertion, saves to a temporary
 folder, reopens the copy and finds the insertion again. It also loads the Claude client library,
-which the app only imports when the first message is sent, so a build missing it fails here rather
-than in front of the lawyer. One line per step; the first failure ends the run with exit code 1.
+which the app only imports when the first message is sent, and serves the copy to the MCP SDK's own
+client over HTTP on 127.0.0.1 (as Share with an MCP client does), so a build missing either fails here
+rather than in front of the lawyer. One line per step; the first failure ends the run with exit code 1.
 Made for the frozen app, where a missing module or data file shows only at run time.
 """
 
@@ -108,7 +109,48 @@ def _claude_client(state: dict) -> str:
     return f"Claude client library loads (anthropic {anthropic.__version__})"
 
 
-STEPS = (_open_sample, _lay_out, _track_change, _save, _reopen, _claude_client)
+def _mcp_over_http(state: dict) -> str:
+    """What Tools > Share with an MCP client runs: the MCP server over HTTP on 127.0.0.1 behind a token,
+    asked by the SDK's own client (uvicorn, starlette and the SDK load their parts at run time)."""
+    import secrets
+
+    import anyio
+
+    from .sharing.mcp_http import LocalHttpServer
+    from .sharing.mcp_server import SharedDocument, build_server
+
+    token = secrets.token_urlsafe(16)
+    shared = SharedDocument(str(state["saved"]), AUTHOR, str(Path(state["tmp"].name) / "mcp-out.docx"))
+    server = LocalHttpServer(build_server(shared), token)
+    server.start()
+    try:
+        tools, found = anyio.run(_ask_over_http, server.url, token)
+    finally:
+        server.stop()
+    _check(tools == 12, f"the MCP server offered {tools} tools, not 12")
+    _check(found >= 1, "find_text over MCP did not find the inserted clause")
+    return f"MCP server over HTTP on 127.0.0.1: {tools} tools, find_text answered"
+
+
+async def _ask_over_http(url: str, token: str) -> tuple[int, int]:
+    import json
+
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    with anyio.fail_after(20):
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http, \
+                streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = len((await client.list_tools()).tools)
+            answer = await client.call_tool("find_text", {"query": "inserted by the folio-desktop self-test"})
+            _check(not answer.is_error, f"find_text over MCP failed: {answer.content[0].text}")
+            return tools, len(json.loads(answer.content[0].text)["matches"])
+
+
+STEPS = (_open_sample, _lay_out, _track_change, _save, _reopen, _claude_client, _mcp_over_http)
 
 
 def run_self_test(out=None) -> int:

@@ -15,6 +15,8 @@ with a temporary settings folder:
              (same tracked changes, same text with all accepted and all rejected)
   review     `review` drives the bundled Claude SDK against a local fake Messages API and saves
              the tracked insertion it was told to make
+  mcp        `mcp FILE` serves the mcp SDK's own client over stdio and saves its edit; `mcp --window`
+             forwards to a document shared over HTTP through the share file, as Claude Desktop would use it
   window     the window opens (on the sample and on the corpus contract) under Xvfb, shows pages and
              closes cleanly by itself (--quit-after); skipped where there is no display or xvfb-run
 
@@ -205,7 +207,42 @@ def check_mcp(ctx: Context) -> str:
              if c.type == "insertion" and c.author == "Claude"]
     if added != [INSERTED]:
         raise CheckFailed(f"the MCP session's saved insertions by Claude are {added}")
-    return f"{count} tools over stdio to the mcp SDK's client; the tracked insertion was saved"
+    forwarded = _check_mcp_window(ctx, document, anchor.id)
+    return (f"{count} tools over stdio to the mcp SDK's client; the tracked insertion was saved; "
+            f"`mcp --window` forwarded {forwarded} tools to a shared document over HTTP")
+
+
+def _check_mcp_window(ctx: Context, document: Path, block_id: str) -> int:
+    """The frozen `folio-desktop mcp --window` (Claude Desktop's way in) finds a share through the share
+    file and forwards to it over HTTP. The share is served here, as the window would serve it."""
+    import anyio
+    from mcp.client.stdio import StdioServerParameters
+
+    from folio_desktop.sharing.mcp_http import LocalHttpServer
+    from folio_desktop.sharing.mcp_server import SharedDocument, build_server
+    from folio_desktop.sharing.mcp_window import share_token, write_share_file
+
+    config = ctx.tmp / "config"
+    shared = SharedDocument(str(document), "Claude", str(ctx.tmp / "mcp-window-reviewed.docx"))
+    token = share_token(config)
+    server = LocalHttpServer(build_server(shared), token)
+    server.start()
+    try:
+        write_share_file(config, server.url, token, document.name)
+        params = StdioServerParameters(command=str(ctx.binary), args=["mcp", "--window"], env=ctx.env(),
+                                       cwd=str(ctx.tmp))
+
+        async def session() -> int:
+            with anyio.fail_after(TIMEOUT):
+                return await _suggest_over_mcp(params, block_id)
+
+        count = anyio.run(session)
+    finally:
+        server.stop()
+    added = [c.text.strip() for c in shared.reviewer.get_changes() if c.type == "insertion" and c.author == "Claude"]
+    if added != [INSERTED]:
+        raise CheckFailed(f"the shared document's insertions by Claude through `mcp --window` are {added}")
+    return count
 
 
 async def _suggest_over_mcp(params, block_id: str) -> int:

@@ -70,11 +70,14 @@ class _Gate:
             if closing.is_set():
                 return {"type": "http.disconnect"}
             message, stop = asyncio.ensure_future(receive()), asyncio.ensure_future(closing.wait())
-            await asyncio.wait({message, stop}, return_when=asyncio.FIRST_COMPLETED)
-            if message.done():
+            try:
+                await asyncio.wait({message, stop}, return_when=asyncio.FIRST_COMPLETED)
+            finally:  # also when the app cancels its wait for the client: no task is left behind
                 stop.cancel()
+                if not message.done():
+                    message.cancel()
+            if message.done() and not message.cancelled():
                 return message.result()
-            message.cancel()
             return {"type": "http.disconnect"}
 
         state = {"started": False, "ended": False}

@@ -65,7 +65,6 @@ class McpShare(QObject):
         self._last_call: dict[str, float] = {}  # client name -> when its last call ran (monotonic)
         self._turns: dict[str, int] = {}  # client name -> its current turn's number (unique across clients)
         self._turn_count = 0
-        self.clients: list[str] = []  # the names of the clients that have called, in order
         self._server = LocalHttpServer(build_server(self), token, port)
         self._callRequested.connect(self._run, Qt.QueuedConnection)
 
@@ -130,8 +129,6 @@ class McpShare(QObject):
             return error_result(CLOSED)
         client, name = request.client, request.name
         turn = self._turn_of(client)
-        if client.name not in self.clients:
-            self.clients.append(client.name)
         changes = name in CHANGING_TOOLS
         if changes and self._busy():
             envelope = {"ok": False, "error": BUSY}
