@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -82,12 +83,14 @@ class ShareDialog(QDialog):
                             ("Claude Desktop: add to claude_desktop_config.json once (it finds whatever "
                              "document is shared here)", self.desktop_text),
                             ("Other clients: add to their MCP configuration", self.config_text)):
-            column.addWidget(QLabel(title))
+            heading = QHBoxLayout()
+            heading.addWidget(QLabel(title), 1)
+            heading.addWidget(self._copy_button(text))
+            column.addLayout(heading)
             box = QPlainTextEdit(text)
             box.setReadOnly(True)
             box.setMaximumHeight(44 if "\n" not in text else 130)
             column.addWidget(box)
-            column.addWidget(self._copy_button(text))
 
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         self.stop_button = buttons.addButton("Stop sharing", QDialogButtonBox.DestructiveRole)
