@@ -136,14 +136,11 @@ async def _ask_over_http(url: str, token: str) -> tuple[int, int]:
     import json
 
     import anyio
-    from mcp.client.session import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from .sharing.mcp_http import client_session
 
     with anyio.fail_after(20):
-        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http, \
-                streamable_http_client(url, http_client=http) as (read, write), ClientSession(read, write) as client:
-            await client.initialize()
+        async with client_session(url, token) as client:
             tools = len((await client.list_tools()).tools)
             answer = await client.call_tool("find_text", {"query": "inserted by the folio-desktop self-test"})
             _check(not answer.is_error, f"find_text over MCP failed: {answer.content[0].text}")

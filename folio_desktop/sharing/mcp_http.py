@@ -16,9 +16,17 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+import mcp_types as types
 import uvicorn
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from .. import __version__
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
@@ -116,10 +124,6 @@ class LocalHttpServer:
     def url(self) -> str:
         return f"http://{HOST}:{self.port}{PATH}"
 
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
     def start(self) -> None:
         sock = _bind(self._requested_port)
         self.port = sock.getsockname()[1]
@@ -161,6 +165,17 @@ class LocalHttpServer:
         self._uvicorn.should_exit = True
         thread.join(timeout)
         return not thread.is_alive()
+
+
+@asynccontextmanager
+async def client_session(url: str, token: str, client_name: str | None = None) -> AsyncIterator[ClientSession]:
+    """An initialized MCP client session with a server served here (the launcher's and the self-test's)."""
+    info = types.Implementation(name=client_name, version=__version__) if client_name else None
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http, \
+            streamable_http_client(url, http_client=http) as (read, write), \
+            ClientSession(read, write, client_info=info) as session:
+        await session.initialize()
+        yield session
 
 
 def _wait_until(done, seconds: float) -> None:

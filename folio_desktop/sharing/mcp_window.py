@@ -18,12 +18,9 @@ from pathlib import Path
 
 import anyio
 import mcp_types as types
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
-from .. import __version__
 from ..docx.package.files import atomic_write
+from .mcp_http import client_session
 from .mcp_server import Client, error_result, tool_list
 
 SHARE_FILE = "mcp-share.json"
@@ -39,7 +36,7 @@ def share_file(config_dir: str | os.PathLike) -> Path:
 def write_share_file(config_dir, url: str, token: str, document: str) -> Path:
     path = share_file(config_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"url": url, "token": token, "document": document, "pid": os.getpid()}
+    data = {"url": url, "token": token, "document": document}
     atomic_write(path, json.dumps(data, ensure_ascii=False).encode("utf-8"), private=True)  # the token is a credential
     return path
 
@@ -97,12 +94,8 @@ class WindowLauncher:
 
 
 async def _forward(share: dict, name: str, arguments: dict, client_name: str) -> types.CallToolResult:
-    headers = {"Authorization": f"Bearer {share['token']}"}
-    async with create_mcp_http_client(headers=headers) as http, \
-            streamable_http_client(share["url"], http_client=http) as (read, write), \
-            ClientSession(read, write, client_info=types.Implementation(name=client_name, version=__version__)) as s:
-        await s.initialize()
-        return await s.call_tool(name, arguments)
+    async with client_session(share["url"], share["token"], client_name) as session:
+        return await session.call_tool(name, arguments)
 
 
 def _first_cause(exc: BaseException) -> str:

@@ -131,6 +131,7 @@ def test_a_clients_turn_shows_in_the_pages_and_one_ctrl_z_takes_it_back(shared, 
     # two edits in one turn: they are in the pages at once, under Claude's name
     client.result("suggest_changes", {"operations": [
         {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+    assert window.statusBar().currentMessage().startswith("claude-code proposed 1 edit: they are tracked changes")
     client.result("add_comment", {"blockId": match["blockId"], "text": "Why a trial?"})
     assert "Trial Period" in page_text(window, page)
     ours = [(c.type, c.text) for c in reviewer.get_changes() if c.author == "Claude"]

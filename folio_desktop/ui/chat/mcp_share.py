@@ -27,7 +27,7 @@ from ...agents import execute_tool_call
 from ...sharing.mcp_http import LocalHttpServer
 from ...sharing.mcp_server import Client, build_server, error_result, outcome_result, tool_list
 from .audit_trail import ACTING_TOOLS, PROPOSING_TOOLS
-from .runner import TOOL_POLL_S, ToolRequest
+from .runner import ToolRequest
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +80,6 @@ class McpShare(QObject):
     def token(self) -> str:
         return self._server.token
 
-    @property
-    def running(self) -> bool:
-        return self._server.running and not self._closing.is_set()
-
     def start(self) -> None:
         """Start serving; raises SharingError (in words) when it cannot."""
         self._server.start()
@@ -106,11 +102,7 @@ class McpShare(QObject):
             self._callRequested.emit(request)
         except RuntimeError:  # the window and this object are gone
             return error_result(CLOSED)
-        while not request.done.wait(TOOL_POLL_S):
-            # a call the GUI thread has not started is dropped when sharing stops; a started one finishes
-            if self._closing.is_set() and request.claim("dropped"):
-                return error_result(CLOSED)
-        return request.envelope
+        return request.wait((self._closing, error_result(CLOSED)))  # a call not yet started is dropped on stop
 
     # -- the GUI thread's side ----------------------------------------------------------------------
 

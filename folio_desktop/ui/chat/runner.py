@@ -65,6 +65,16 @@ class ToolRequest:
             self._state = state
             return True
 
+    def wait(self, *give_up: tuple[threading.Event, object]):
+        """The worker's wait for the envelope. While the GUI thread has not started the request, the
+        first event of `give_up` that is set drops it and its answer is returned instead; a request
+        the GUI thread has started is waited for (it finishes: the document holds only whole batches)."""
+        while not self.done.wait(TOOL_POLL_S):
+            for event, answer in give_up:
+                if event.is_set() and self.claim("dropped"):
+                    return answer
+        return self.envelope
+
 
 class _Listener(TurnListener):
     """Runs on the worker: turns the loop's reports into the runner's (queued) signals."""
@@ -253,14 +263,8 @@ class AssistantRunner(QObject):
     def _tool_from_worker(self, name: str, args: dict) -> dict:
         request = ToolRequest(name, args, self._stop)
         self._toolRequested.emit(request)
-        while not request.done.wait(TOOL_POLL_S):
-            # a request the GUI thread has not started yet is dropped on Stop or close; one it
-            # has started is waited for (it finishes: the document holds only whole batches)
-            if self._closing.is_set() and request.claim("dropped"):
-                return {"ok": False, "error": CLOSED_BEFORE_RUN}
-            if request.stop.is_set() and request.claim("dropped"):
-                return {"ok": False, "error": STOPPED_BEFORE_RUN}
-        return request.envelope
+        return request.wait((self._closing, {"ok": False, "error": CLOSED_BEFORE_RUN}),
+                            (request.stop, {"ok": False, "error": STOPPED_BEFORE_RUN}))
 
     def _execute_tool(self, request: ToolRequest) -> None:
         if not request.claim("running"):

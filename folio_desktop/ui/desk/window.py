@@ -233,9 +233,12 @@ class ReviewWindow(QMainWindow):
     def _on_model_changed(self, result: dict) -> None:
         # the bridge has already laid the pages out again
         self.after_change(None, relayout=False)
+        self._tell_proposed("Claude", result)
+
+    def _tell_proposed(self, who: str, result: dict) -> None:
         n = len(result.get("applied") or [])
         if n:
-            self.statusBar().showMessage(f"Claude proposed {n} edit{'s' if n != 1 else ''}: "
+            self.statusBar().showMessage(f"{who} proposed {n} edit{'s' if n != 1 else ''}: "
                                          "they are tracked changes for you to accept or reject.", 8000)
 
     def _on_comment_clicked(self, comment_id: int) -> None:
@@ -339,10 +342,8 @@ class ReviewWindow(QMainWindow):
 
     def _on_share_call(self, client: str, name: str, args: dict, envelope) -> None:
         self._after_direct_action(name, args, envelope)
-        applied = len((envelope.get("result") or {}).get("applied") or []) if envelope.get("ok") else 0
-        if name == "suggest_changes" and applied:
-            self.statusBar().showMessage(f"{client} proposed {applied} edit{'s' if applied != 1 else ''}: they are "
-                                         "tracked changes for you to accept or reject.", 8000)
+        if name == "suggest_changes" and envelope.get("ok"):
+            self._tell_proposed(client, envelope["result"])
 
     def stop_sharing(self) -> None:
         share, self.mcp_share = self.mcp_share, None
