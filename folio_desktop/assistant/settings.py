@@ -16,6 +16,8 @@ from pathlib import Path
 
 import platformdirs
 
+from ..docx.package.files import private_folder
+
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_ASSISTANT_AUTHOR = "Claude"  # so the lawyer can tell Claude's proposals from their own edits
 KEYRING_SERVICE = "folio-desktop"
@@ -128,7 +130,7 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
 
 def save_preferences(settings: AssistantSettings) -> None:
     """Write model, authors, base URL and permissions (never the key) to settings.json."""
-    settings.config_dir.mkdir(parents=True, exist_ok=True)
+    private_folder(settings.config_dir)
     data = {"model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
             "baseUrl": settings.base_url or "", "allowResolvingOthersComments": settings.allow_resolving_others}
     _write_private(settings.config_dir / SETTINGS_FILE, data)
@@ -147,7 +149,7 @@ def store_api_key(settings: AssistantSettings, key: str) -> str:
             return SOURCE_KEYRING
         except Exception:  # noqa: BLE001 - fall back to the file below
             pass
-    settings.config_dir.mkdir(parents=True, exist_ok=True)
+    private_folder(settings.config_dir)
     _write_private(settings.config_dir / CREDENTIALS_FILE, {"apiKey": key})
     settings.api_key, settings.key_source = key, SOURCE_FILE
     return SOURCE_FILE

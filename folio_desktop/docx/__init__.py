@@ -7,6 +7,7 @@ from .errors import (
     EncryptedDocxError,
     NotADocxError,
     SaveConflictError,
+    SaveTargetMissingError,
 )
 from .reading.blocks import Block, Snapshot
 from .reviewer import DocxReviewer
@@ -20,5 +21,6 @@ __all__ = [
     "EncryptedDocxError",
     "NotADocxError",
     "SaveConflictError",
+    "SaveTargetMissingError",
     "Snapshot",
 ]

@@ -27,3 +27,8 @@ class DocxTooLargeError(DocxError):
 
 class SaveConflictError(DocxError):
     """The file on disk changed after it was opened; saving over it would lose someone's work."""
+
+
+class SaveTargetMissingError(DocxError):
+    """The file the document came from was moved or deleted while it was open; saving would create it
+    again where the lawyer may no longer expect it."""

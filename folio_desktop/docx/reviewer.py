@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .editing import checkpoints
 from .editing.checkpoints import Checkpoint
-from .errors import CorruptDocxError, DocxError, SaveConflictError
+from .errors import CorruptDocxError, DocxError, SaveConflictError, SaveTargetMissingError
 from .model.document import Document, Story
 from .package.files import read_document_file, write_document_file
 from .package.opc import Package
@@ -286,23 +286,37 @@ class DocxReviewer:
 
     def save(self, path: str | os.PathLike | None = None, *, force: bool = False,
              damaged_parts: str = "keep") -> str:
-        """Write atomically. Replacing the file this document came from first checks that nobody
-        changed it on disk since it was opened (SaveConflictError unless force=True).
-        damaged_parts: as in to_bytes."""
+        """Write atomically (through a symbolic link, to the file it points to; a hard-linked file
+        keeps its identity). Replacing the file this document came from first checks that nobody
+        changed it on disk since it was opened (SaveConflictError), nor moved or deleted it
+        (SaveTargetMissingError); force=True writes all the same. damaged_parts: as in to_bytes."""
         target = os.fspath(path) if path is not None else self.source_path
         if target is None:
             raise DocxError("This document was not opened from a file; choose where to save it.")
-        if not force and self.source_path and self._source_digest and os.path.exists(target) \
-                and os.path.samefile(target, self.source_path):
-            current = hashlib.sha256(Path(target).read_bytes()).hexdigest()
-            if current != self._source_digest:
-                raise SaveConflictError(
-                    f"{target} was changed by another program after it was opened here. Save under a "
-                    "new name, or reload it to see those changes first."
-                )
+        if not force:
+            self._check_source_unchanged(target)
         data = self.to_bytes(damaged_parts=damaged_parts)
         write_document_file(target, data)
         if self.source_path is None or os.path.abspath(target) == os.path.abspath(self.source_path):
             self.source_path = target
             self._source_digest = hashlib.sha256(data).hexdigest()
         return target
+
+    def _check_source_unchanged(self, target: str) -> None:
+        """Refuse to replace the file this document came from when another program changed, moved or
+        deleted it since it was opened (or last saved) here."""
+        if not self.source_path or not self._source_digest:
+            return
+        if not os.path.exists(target):
+            if os.path.abspath(target) == os.path.abspath(self.source_path):
+                raise SaveTargetMissingError(
+                    f"{target} was moved or deleted after it was opened here. Save it under a name you "
+                    "choose, or save it there again on purpose.")
+            return
+        if os.path.exists(self.source_path) and os.path.samefile(target, self.source_path):
+            current = hashlib.sha256(Path(target).read_bytes()).hexdigest()
+            if current != self._source_digest:
+                raise SaveConflictError(
+                    f"{target} was changed by another program after it was opened here. Save under a "
+                    "new name, or reload it to see those changes first."
+                )

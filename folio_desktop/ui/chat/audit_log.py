@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ...assistant.settings import default_config_dir
-from ...docx.package.files import atomic_write
+from ...docx.package.files import append_private, atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +87,7 @@ class AuditLog:
         entry = json.loads(line)  # what is kept in memory is exactly what a reopen reads back
         self.entries.append(entry)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(line + "\n")
+            append_private(self.path, line + "\n")  # paths, comment text, proposals: the user's eyes only
             self.write_error = None
         except OSError as exc:  # a full disk must not stop the review; the window can show this
             self.write_error = f"The audit log could not be written to {self.path} ({exc.strerror or exc})."

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ... import APP_NAME
 from ...docx import DocxError, DocxReviewer
-from ...docx.errors import SaveConflictError
+from ...docx.errors import SaveConflictError, SaveTargetMissingError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest
 from ..panels.concealed_notice import ConcealedNotice
@@ -316,6 +316,15 @@ class DocumentFiles:
             return None
         try:
             return self.window.reviewer.save(target, force=force, damaged_parts=self.damaged_parts)
+        except SaveTargetMissingError:
+            choice = self.ask_save_missing(target)
+            if choice == OVERWRITE:
+                return self._write(target, force=True)
+            if choice == SAVE_AS:
+                chosen = self._ask_save_path("Save document as", target, DOCX_FILTER)
+                return self._write(chosen) if chosen else None
+            self._status("Not saved: the document is still open here, unsaved.", 8000)
+            return None
         except SaveConflictError:
             choice = self.ask_save_conflict(target)
             if choice == OVERWRITE:
@@ -344,6 +353,21 @@ class DocumentFiles:
         box.exec()
         clicked = box.clickedButton()
         return SAVE_AS if clicked is save_as else OVERWRITE if clicked is overwrite else CANCEL
+
+    def ask_save_missing(self, target: str) -> str:
+        """The file was moved or deleted since it was opened: SAVE_AS, OVERWRITE (save it there
+        again) or CANCEL."""
+        box = QMessageBox(QMessageBox.Warning, APP_NAME,
+                          f"{Path(target).name} was moved or deleted after you opened it here.",
+                          QMessageBox.NoButton, self.window)
+        box.setInformativeText(f"Save your version under a name you choose, or save it again as {target}.")
+        save_as = box.addButton("Save As…", QMessageBox.AcceptRole)
+        again = box.addButton("Save It There Again", QMessageBox.DestructiveRole)
+        box.addButton(QMessageBox.Cancel)
+        box.setDefaultButton(save_as)
+        box.exec()
+        clicked = box.clickedButton()
+        return SAVE_AS if clicked is save_as else OVERWRITE if clicked is again else CANCEL
 
     def _ask_save_path(self, title: str, suggested: str, filters: str) -> str | None:
         chosen, _ = QFileDialog.getSaveFileName(self.window, title, suggested, filters)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from ...docx.package.files import private_folder
+
 DESKTOP_FILE = "desktop.ini"
 RECENT_KEY = "recentFiles"
 MAX_RECENT = 8
@@ -19,7 +21,7 @@ MAX_RECENT = 8
 
 def desktop_settings(config_dir: str | os.PathLike) -> QSettings:
     """The window's preferences: geometry, dock layout, recent files, autosave interval."""
-    Path(config_dir).mkdir(parents=True, exist_ok=True)
+    private_folder(config_dir)  # recent files name the lawyer's documents
     return QSettings(str(Path(config_dir) / DESKTOP_FILE), QSettings.IniFormat)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...docx.package.files import atomic_write
+from ...docx.package.files import atomic_write, private_folder
 
 RECOVERY_DIR = "recovery"
 DEFAULT_INTERVAL_MS = 60_000
@@ -65,7 +65,7 @@ class RecoveryStore:
         return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
     def write(self, original_path: str | None, data: bytes, source_digest: str | None = None) -> RecoveryEntry:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.folder)  # the work's text, readable by this user only
         key = self.key_for(original_path)
         entry = RecoveryEntry(key, self.folder / f"{key}.docx", original_path,
                               datetime.now(UTC).isoformat(timespec="seconds"), source_digest)

@@ -13,12 +13,14 @@ import os
 import stat
 from pathlib import Path
 
+from ...docx.package.files import write_target
+
 KEEP = "Your work is still open and unsaved here."
 
 
 def read_only_problem(target: str | os.PathLike) -> str | None:
     """A message when `target` is marked read-only or its folder cannot be written; else None."""
-    path = Path(target)
+    path = Path(write_target(target))  # through a symbolic link: the file that will be replaced
     if path.exists():
         try:
             mode = path.stat().st_mode
