@@ -30,7 +30,7 @@ from ..agents import create_reviewer_bridge, execute_tool_call, get_tool_definit
 from ..assistant.prompts import system_prompt
 from ..assistant.tooling import LIVE_ONLY
 from ..docx import DocxError, DocxReviewer
-from ..docx.package.files import file_digest
+from ..docx.package.files import file_digest, read_document_file
 from .review_record import record_source, review_start, same_file
 
 OUTLINE_URI = "folio://document/outline"
@@ -85,6 +85,8 @@ class SharedDocument:
         self.save_to = os.path.abspath(save_to) if save_to else _default_output(self.path)
         self._input_stat = _stat(self.path)
         self._input_digest = file_digest(self.path)
+        if self._input_digest is None:
+            read_document_file(self.path)  # says why it cannot be read, before anything is said about the output
         start = review_start(self.path, self.save_to, self._input_digest or "", overwrite)
         self.continued = start != self.path  # the edits of an earlier run are there
         self.reviewer = DocxReviewer.open(start, author=author)

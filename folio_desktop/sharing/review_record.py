@@ -2,8 +2,8 @@
 
 An MCP client starts and stops its servers at will (Claude Desktop does it routinely), and each start of
 `folio-desktop mcp FILE` reads FILE afresh. So OUT says what it is a review of: FILE's name and the sha256
-of FILE's bytes, as two custom document properties (docProps/custom.xml: Word and LibreOffice keep them
-and show them under File > Properties > Custom; nothing else about FILE, not even its folder, is kept).
+of FILE's bytes, as two custom document properties (docProps/custom.xml, the user-defined properties
+that Word and LibreOffice keep and list; nothing else about FILE, not even its folder, is recorded).
 At the next start review_start() continues from OUT when OUT is a review of FILE as it is now, and
 refuses, in words, when OUT is anything else, rather than writing over someone's document or a review of
 an older version.
