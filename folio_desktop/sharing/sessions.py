@@ -15,6 +15,7 @@ a client coming back opens a new session. The limits are read when a guard is ma
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ SESSION_IDLE_S = 300.0
 MAX_OPENING_BODY = 64 * 1024  # an initialize request is a few hundred bytes
 SESSION_HEADER = b"mcp-session-id"
 UNNAMED = "An MCP client"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -45,9 +48,9 @@ class SessionGuard:
         self._opening: Counter[str] = Counter()  # client -> its initialize requests being answered
 
     def count(self) -> int:
-        """The sessions open now."""
-        self._forget_expired()
-        return len(self._sessions)
+        """The sessions open now (asked from any thread: it reads a copy and changes nothing)."""
+        now = time.monotonic()
+        return sum(1 for s in list(self._sessions.values()) if not self._expired(s, now))
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -97,13 +100,16 @@ class SessionGuard:
             return
         self._opening[client] += 1
         try:
-            ended = self._make_room(client)
-            if ended is None:
-                await _refuse(send, 503, f"Too many MCP sessions are open, all of them busy; {client} can try "
-                                         "again when one has ended.")
-                return
+            ended, room = self._make_room(client)
             for session_id in ended:
-                await self._end(session_id, scope)
+                try:
+                    await self._end(session_id, scope)
+                except Exception:  # noqa: BLE001 - the new session is opened all the same
+                    log.exception("could not end MCP session %s", session_id)
+            if not room:
+                await _refuse(send, 503, f"Too many MCP sessions are being opened at once; {client} can try "
+                                         "again in a moment.")
+                return
 
             async def registering(message):
                 if message["type"] == "http.response.start" and message["status"] < 400:
@@ -118,25 +124,25 @@ class SessionGuard:
             if not self._opening[client]:
                 del self._opening[client]
 
-    def _make_room(self, client: str) -> list[str] | None:
-        """The sessions to end so that `client` (already counted among the opening) may open one; None
-        when nothing can be ended. They are forgotten here at once, so concurrent openings see the room
-        as it will be."""
+    def _make_room(self, client: str) -> tuple[list[str], bool]:
+        """The sessions to end so that `client` (already counted among the opening) may open one, and
+        whether that makes room (not when the openings alone are over a limit). They are forgotten here at
+        once, so concurrent openings see the room as it will be; the caller ends them either way."""
         self._forget_expired()
         ended = []
         mine = [sid for sid, s in self._sessions.items() if s.client == client]
         while len(mine) + self._opening[client] > self.per_client:
             if not mine:
-                return None
+                return ended, False
             ended.append(self._forget(self._least_used(mine)))
             mine.remove(ended[-1])
         while len(self._sessions) + sum(self._opening.values()) > self.total:
             if not self._sessions:
-                return None
+                return ended, False
             holder = Counter(s.client for s in self._sessions.values()).most_common(1)[0][0]
             ended.append(self._forget(self._least_used(
                 [sid for sid, s in self._sessions.items() if s.client == holder])))
-        return ended
+        return ended, True
 
     def _least_used(self, session_ids: list[str]) -> str:
         return min(session_ids, key=lambda sid: (self._sessions[sid].in_flight > 0, self._sessions[sid].last_used))
@@ -148,8 +154,11 @@ class SessionGuard:
     def _forget_expired(self) -> None:
         """The SDK ends a session idle for idle_s by itself; forget those here too."""
         now = time.monotonic()
-        for sid in [sid for sid, s in self._sessions.items() if not s.in_flight and now - s.last_used > self.idle_s]:
+        for sid in [sid for sid, s in self._sessions.items() if self._expired(s, now)]:
             del self._sessions[sid]
+
+    def _expired(self, session: _Session, now: float) -> bool:
+        return not session.in_flight and now - session.last_used > self.idle_s
 
     async def _end(self, session_id: str, scope) -> None:
         """End a session as its client would: a DELETE with its id, to the SDK's app."""

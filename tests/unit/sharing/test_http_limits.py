@@ -6,6 +6,7 @@ The floods at full size, with the real limits, are in tests/e2e/test_mcp_share_l
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -47,7 +48,9 @@ def serve():
     servers = []
 
     def start(host=None, port=0) -> LocalHttpServer:
-        server = LocalHttpServer(build_server(host or Host()), TOKEN, port)
+        mcp_server = build_server(host or Host())
+        server = LocalHttpServer(mcp_server, TOKEN, port)
+        server.sdk_sessions = lambda: len(mcp_server._session_manager._server_instances)  # the SDK's own count
         server.start()
         servers.append(server)
         return server
@@ -143,6 +146,23 @@ def test_sessions_are_capped_per_client_and_in_all_the_least_used_ending_first(s
         c1 = open_session(http, url, "other")  # over the total: the biggest holder gives one up
         assert [alive(http, url, s) for s in (a1, a3, b1, c1)].count(False) == 1
         assert alive(http, url, b1) and alive(http, url, c1) and server.sessions.count() == 3
+        for n in range(10):  # a client that gives a new name each time only takes turns with itself
+            open_session(http, url, f"flood {n}")
+        assert server.sessions.count() == 3 and server.sdk_sessions() <= 3
+
+
+def test_openings_at_once_beyond_the_cap_are_refused_and_nothing_piles_up(serve, monkeypatch):
+    monkeypatch.setattr(sessions, "MAX_PER_CLIENT", 2)
+    server = serve()
+
+    async def flood():
+        async with httpx2.AsyncClient() as http:
+            async def one():
+                return (await http.post(server.url, json=hello("flood"), headers=HEADERS)).status_code
+            return [await task for task in [asyncio.ensure_future(one()) for _ in range(12)]]
+    codes = asyncio.run(flood())
+    assert set(codes) <= {200, 503} and 200 in codes
+    assert server.sessions.count() <= 2 and server.sdk_sessions() <= 2
 
 
 def test_a_client_holding_a_stream_open_keeps_its_session_while_idle_ones_end(serve, monkeypatch):
