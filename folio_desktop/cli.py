@@ -31,9 +31,10 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
   folio-desktop review FILE --prompt TEXT -o OUT.docx [--model ID] [--author NAME]
                                            let Claude review FILE headless; its edits are tracked changes
                                            (key from ANTHROPIC_API_KEY or the app's settings)
-  folio-desktop mcp FILE [--author NAME] [--save-to OUT.docx]
+  folio-desktop mcp FILE [--author NAME] [--save-to OUT.docx] [--overwrite]
                                            serve FILE's tools to an MCP client over stdio; every edit is a
-                                           tracked change or comment, saved to OUT.docx after each call
+                                           tracked change or comment, saved to OUT.docx after each call; a
+                                           restart carries on from OUT.docx (--overwrite starts over)
   folio-desktop mcp --window               serve over stdio the document the folio-desktop window shares
                                            (Tools > Share with an MCP client): for Claude Desktop
 """
@@ -80,7 +81,11 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="serve the document the folio-desktop window shares (Tools > Share with an MCP client)")
     mcp.add_argument("--author", default="Claude", help="author of tracked changes and comments (default Claude)")
     mcp.add_argument("--save-to", metavar="OUT.docx",
-                     help='where edits are saved (default: "FILE (reviewed).docx" beside FILE)')
+                     help='where edits are saved (default: "FILE (reviewed).docx" beside FILE); when it holds '
+                          "an earlier review of FILE, the review carries on from it")
+    mcp.add_argument("--overwrite", action="store_true",
+                     help="start over from FILE even when OUT.docx holds something else (it is replaced at the "
+                          "first edit)")
     for name, help_text in (("stories", "list the document's stories"), ("changes", "list pending changes"),
                             ("comments", "list comment threads")):
         p = sub.add_parser(name, help=help_text)
@@ -206,7 +211,16 @@ def _run_mcp(args) -> int:
 
         host = WindowLauncher(default_config_dir())
     else:
-        host = SharedDocument(args.file, args.author, args.save_to)
+        from .docx import DocxError
+        from .sharing.review_record import ReviewRefused
+
+        try:
+            host = SharedDocument(args.file, args.author, args.save_to, overwrite=args.overwrite)
+        except (ReviewRefused, DocxError) as exc:  # said on stderr, which MCP clients keep in their logs
+            print(f"{APP_NAME} mcp: {exc}", file=sys.stderr)
+            return 2
+        if host.continued:
+            print(f"{APP_NAME} mcp: carrying on with the review saved in {host.save_to}.", file=sys.stderr)
     anyio.run(serve_stdio, host)
     return 0
 

@@ -5,6 +5,11 @@ token can connect (Claude Code: `claude mcp add --transport http ... --header "A
 The token keeps out other local programs and web pages (the SDK's DNS-rebinding check refuses a browser's
 foreign Host or Origin as well). uvicorn serves the SDK's own Starlette app in a daemon thread with its own
 event loop; the socket is bound before the thread starts, so a port in use fails at once, in words.
+
+Other programs on the machine must not be able to starve it: connections that hold the server without
+finishing a request are closed (http_guard.py), and a client with the token cannot hold more than its
+share of MCP sessions (sessions.py). Stopping never keeps the caller (the window's GUI thread) waiting:
+the port is closed at once, and the rest of the shutdown happens in the background.
 """
 
 from __future__ import annotations
@@ -27,12 +32,15 @@ from mcp.server import Server
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .. import __version__
+from . import sessions
+from .http_guard import BACKLOG, WaitingRoom, guarded_protocol, raise_open_files_limit
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
 START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
 DRAIN_WAIT_S = 2.0  # how long open requests get to end once told their client has gone
+UNLISTEN_WAIT_S = 0.2  # how long stop() waits for the port to be closed (the event loop does it)
 
 log = logging.getLogger(__name__)
 
@@ -113,11 +121,17 @@ class LocalHttpServer:
 
     def __init__(self, server: Server, token: str, port: int = 0):
         self.token = token
-        self._app = _Gate(server.streamable_http_app(streamable_http_path=PATH, host=HOST), token)
+        sdk_app = server.streamable_http_app(
+            streamable_http_path=PATH, host=HOST, session_idle_timeout=sessions.SESSION_IDLE_S,
+            max_sessions=2 * sessions.MAX_SESSIONS)  # the SDK's own limit, a backstop behind the guard's
+        self.sessions = sessions.SessionGuard(sdk_app, PATH)
+        self._app = _Gate(self.sessions, token)
+        self._waiting = WaitingRoom()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._requested_port = port
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
+        self._stopping: threading.Thread | None = None
         self.port: int | None = None
 
     @property
@@ -125,9 +139,11 @@ class LocalHttpServer:
         return f"http://{HOST}:{self.port}{PATH}"
 
     def start(self) -> None:
+        raise_open_files_limit()
         sock = _bind(self._requested_port)
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self._app, lifespan="on", log_level="warning", timeout_graceful_shutdown=1)
+        config = uvicorn.Config(self._app, http=guarded_protocol(self._waiting), backlog=BACKLOG, lifespan="on",
+                                log_level="warning", timeout_graceful_shutdown=1)
         self._uvicorn = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, args=(sock,), name="mcp-http", daemon=True)
         self._thread.start()
@@ -150,21 +166,50 @@ class LocalHttpServer:
         finally:
             sock.close()
 
-    def stop(self, timeout: float = STOP_WAIT_S) -> bool:
-        """Stop serving: open requests are ended first (their clients see the stream close), then the
-        server. True when the thread has ended."""
+    def stop(self) -> None:
+        """Stop serving, without waiting for it: the port is closed at once (a new server may take it),
+        then, in the background, the calls in flight are answered (their clients see the stream close),
+        the event streams end and the server's thread with them. join() waits for all that."""
         thread, self._thread = self._thread, None
         if thread is None:
-            return True
+            return
+        unlistened = threading.Event()
+        if self._loop is not None and thread.is_alive():
+            try:
+                self._loop.call_soon_threadsafe(self._unlisten, unlistened)
+                unlistened.wait(UNLISTEN_WAIT_S)
+            except RuntimeError:  # the loop has just ended by itself
+                pass
+        self._stopping = threading.Thread(target=self._shut_down, args=(thread,), name="mcp-http-stop", daemon=True)
+        self._stopping.start()
+
+    def join(self, timeout: float = STOP_WAIT_S + 2 * DRAIN_WAIT_S) -> bool:
+        """Wait for a stop to end; True when the server's thread has ended (or never started)."""
+        stopping = self._stopping
+        if stopping is not None:
+            stopping.join(timeout)
+            return not stopping.is_alive()
+        return self._thread is None
+
+    def _unlisten(self, done: threading.Event) -> None:  # on the server's event loop
+        for listener in getattr(self._uvicorn, "servers", ()):  # none yet while starting
+            listener.close()
+        done.set()
+
+    def _shut_down(self, thread: threading.Thread) -> None:  # in a thread of its own
         loop, gate = self._loop, self._app
         if loop is not None and thread.is_alive():
             # calls in flight (POSTs) are answered first: the host says it has stopped within moments
             _wait_until(lambda: not gate.open_requests("POST"), DRAIN_WAIT_S)
-            loop.call_soon_threadsafe(gate.close_all)  # then the event streams, and anything left
+            try:
+                loop.call_soon_threadsafe(gate.close_all)  # then the event streams, and anything left
+            except RuntimeError:
+                pass
             _wait_until(lambda: not gate.open_requests(), DRAIN_WAIT_S)
         self._uvicorn.should_exit = True
-        thread.join(timeout)
-        return not thread.is_alive()
+        thread.join(STOP_WAIT_S)
+        if thread.is_alive():
+            log.warning("the MCP server's thread did not end in time")
 
 
 @asynccontextmanager
@@ -185,11 +230,13 @@ def _wait_until(done, seconds: float) -> None:
 
 
 def _bind(port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not left 0: asyncio turns Nagle off only on sockets that say they are TCP, and with
+    # it on, each streamed answer waited 40 ms for the client's delayed ACK
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((HOST, port))
-        sock.listen(16)
+        sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
         raise SharingError(f"Port {port} on {HOST} is not free ({exc.strerror or exc}); "

@@ -7,8 +7,10 @@ thread and the server's event loop keeps answering other requests meanwhile.
 
 Headless, every edit lands as a tracked change or a comment, as in the app. After each call that changed
 the document the whole package is written atomically to the output (never over the input unless it is the
-output asked for). When another program changes the input behind the server, every later call says so
-instead of working on a version the lawyer no longer has."""
+output asked for). The output says which document it is a review of (review_record.py), so a server the
+client restarts carries on from it instead of starting again from the input and writing over the edits
+made so far. When another program changes the input behind the server, every later call says so instead
+of working on a version the lawyer no longer has."""
 
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from ..agents import create_reviewer_bridge, execute_tool_call, get_tool_definit
 from ..assistant.prompts import system_prompt
 from ..assistant.tooling import LIVE_ONLY
 from ..docx import DocxError, DocxReviewer
-from ..docx.package.files import file_digest
+from ..docx.package.files import file_digest, read_document_file
+from .review_record import record_source, review_start, same_file
 
 OUTLINE_URI = "folio://document/outline"
 STORIES_URI = "folio://document/stories"
@@ -71,16 +74,26 @@ def outcome_result(outcome: dict, name: str) -> types.CallToolResult:
 
 
 class SharedDocument:
-    """One document served to one client: the reviewer, its bridge, and where edits are saved."""
+    """One document served to one client: the reviewer, its bridge, and where edits are saved.
 
-    def __init__(self, path: str, author: str, save_to: str | None):
+    The review starts from the output when it already holds a review of this input as it is now (the
+    server was restarted), else from the input; `overwrite` starts from the input whatever the output
+    holds. Raises ReviewRefused when the output holds anything else, DocxError when a file cannot be read."""
+
+    def __init__(self, path: str, author: str, save_to: str | None, overwrite: bool = False):
         self.path = os.path.abspath(path)
-        self.reviewer = DocxReviewer.open(self.path, author=author)
-        self.bridge = create_reviewer_bridge(self.reviewer)
         self.save_to = os.path.abspath(save_to) if save_to else _default_output(self.path)
-        self._saved_version = self.reviewer.document.version
         self._input_stat = _stat(self.path)
         self._input_digest = file_digest(self.path)
+        if self._input_digest is None:
+            read_document_file(self.path)  # says why it cannot be read, before anything is said about the output
+        start = review_start(self.path, self.save_to, self._input_digest or "", overwrite)
+        self.continued = start != self.path  # the edits of an earlier run are there
+        self.reviewer = DocxReviewer.open(start, author=author)
+        if not self._saves_over_input() and self._input_digest:
+            record_source(self.reviewer.document.package, os.path.basename(self.path), self._input_digest)
+        self.bridge = create_reviewer_bridge(self.reviewer)
+        self._saved_version = self.reviewer.document.version
         self._lock = threading.Lock()  # calls come from worker threads; one runs at a time
 
     def tools(self) -> list[types.Tool]:
@@ -105,8 +118,13 @@ class SharedDocument:
         except (DocxError, OSError) as exc:
             return error_result(f"The change was made but could not be saved to {self.save_to}: {exc}")
         self._saved_version = self.reviewer.document.version
+        if self._saves_over_input():  # our own write is not another program's change
+            self._input_stat, self._input_digest = _stat(self.path), file_digest(self.path)
         result.content.append(types.TextContent(type="text", text=f"(saved to {self.save_to})"))
         return result
+
+    def _saves_over_input(self) -> bool:
+        return os.path.normcase(self.save_to) == os.path.normcase(self.path) or same_file(self.save_to, self.path)
 
     def _input_changed(self) -> str | None:
         """Why the server must stop working on the document, when its file changed on disk since it opened."""

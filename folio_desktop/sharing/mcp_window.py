@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 
 import anyio
@@ -34,26 +35,60 @@ def share_file(config_dir: str | os.PathLike) -> Path:
 
 
 def write_share_file(config_dir, url: str, token: str, document: str) -> Path:
-    path = share_file(config_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = share_file(_private_folder(config_dir))
     data = {"url": url, "token": token, "document": document}
-    atomic_write(path, json.dumps(data, ensure_ascii=False).encode("utf-8"), private=True)  # the token is a credential
+    _write_private(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))  # the token is a credential
     return path
 
 
 def share_token(config_dir) -> str:
     """The token clients must send: made once and kept (readable by this user only), so a client
-    configured once connects again the next time the lawyer shares a document."""
-    path = Path(config_dir) / TOKEN_FILE
-    try:
-        token = path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        token = ""
+    configured once connects again the next time the lawyer shares a document. A token kept where
+    others could read it may be known to them: a new one replaces it (clients then need the new one)."""
+    path = _private_folder(config_dir) / TOKEN_FILE
+    token = _read_private(path)
     if len(token) < 32:
         token = secrets.token_urlsafe(32)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, token.encode("ascii"), private=True)
+        _write_private(path, token.encode("ascii"))
     return token
+
+
+def _private_folder(config_dir) -> Path:
+    """The config folder, made (or kept) readable by this user only."""
+    folder = Path(config_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.name == "posix" and stat.S_IMODE(folder.stat().st_mode) != 0o700:
+        os.chmod(folder, 0o700)
+    return folder
+
+
+def _read_private(path: Path) -> str:
+    """The file's text when it is a file of this user's that nobody else may read or write, else ""."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return ""
+        if os.name == "posix" and (st.st_mode & 0o077 or st.st_uid != os.getuid()):
+            return ""
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write atomically, 0600 whatever the file was before: atomic_write keeps an existing file's mode, so
+    an existing file is made 0600 first (and the result checked after, should that have failed)."""
+    posix = os.name == "posix"
+    if path.is_symlink():
+        path.unlink()  # a credential is written here, never through a link to somewhere else
+    elif posix and path.is_file():
+        try:
+            os.chmod(path, 0o600)
+        except OSError:
+            pass
+    atomic_write(path, data, private=True)
+    if posix and stat.S_IMODE(path.stat().st_mode) != 0o600:
+        os.chmod(path, 0o600)
 
 
 def remove_share_file(config_dir, url: str) -> None:

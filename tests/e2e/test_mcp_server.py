@@ -4,6 +4,7 @@ holds them as tracked changes and comments under the author; bad arguments are t
 
 import json
 import shutil
+import subprocess
 import sys
 
 import anyio
@@ -101,3 +102,52 @@ def test_the_server_outlives_a_client_that_leaves_mid_call(tmp_path):
         anyio.run(leave_mid_call, errors)
         anyio.run(come_back, errors)
     assert "Traceback" not in log.read_text()
+
+
+def one_call(path, out, name, args, *extra):
+    """One client run, as a client that restarts its server between calls makes: start, one call, stop."""
+    async def session():
+        async with stdio_client(serve(path, "--save-to", str(out), *extra)) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                answer = await s.call_tool(name, args)
+                assert not answer.is_error, answer.content[0].text
+                return answer
+    return run(session)
+
+
+def refused(path, out, *extra):
+    """A start that must be refused: the exit code and what stderr says."""
+    proc = subprocess.run([sys.executable, "-m", "folio_desktop", "mcp", str(path), "--save-to", str(out), *extra],
+                          cwd=str(ROOT), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stderr
+
+
+def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused(tmp_path):
+    src, out = tmp_path / "pilot.docx", tmp_path / "pilot reviewed.docx"
+    shutil.copy(PILOT, src)
+    block = DocxReviewer.open(src).snapshot().content_blocks[3].id
+    one_call(src, out, "add_comment", {"blockId": block, "text": "First run's comment"})
+    second = one_call(src, out, "find_text", {"query": "Pilot Period"})
+    match = json.loads(second.content[0].text)["matches"][0]
+    one_call(src, out, "suggest_changes", {"operations": [
+        {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+    saved = DocxReviewer.open(out)  # both runs' edits are there
+    assert [c.text for c in saved.get_comments(author="Claude")] == ["First run's comment"]
+    assert ("insertion", "Trial") in [(c.type, c.text) for c in saved.get_changes()]
+
+    other = tmp_path / "stella reviewed.docx"  # a review of another document
+    shutil.copy(CORPUS / "folio" / "contract-stella-style.docx", other)
+    before = other.read_bytes()
+    code, said = refused(src, other)
+    assert code != 0 and f"{other} already exists and is not a review of pilot.docx" in said, said
+    assert "--save-to" in said and "--overwrite" in said
+    assert other.read_bytes() == before
+
+    src.write_bytes(src.read_bytes() + b"\0")  # the input changed since the review was saved
+    code, said = refused(src, out)
+    assert code != 0 and "review of an earlier version of pilot.docx" in said, said
+
+    shutil.copy(PILOT, src)
+    one_call(src, out, "add_comment", {"blockId": block, "text": "Fresh start"}, "--overwrite")
+    assert [c.text for c in DocxReviewer.open(out).get_comments(author="Claude")] == ["Fresh start"]

@@ -242,3 +242,48 @@ def test_claude_desktop_reaches_the_window_through_the_stdio_launcher(shared, qt
         assert told.is_error and "Tools > Share with an MCP client" in told.content[0].text
     finally:
         client.close()
+
+
+def launcher(config) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "folio_desktop", "mcp", "--window"],
+                                 env={**os.environ, "FOLIO_DESKTOP_CONFIG_DIR": str(config)}, cwd=str(ROOT))
+
+
+def test_a_client_that_connects_again_finds_its_edits_and_stopping_keeps_the_window_waiting_no_time(shared, qtbot):
+    window, _dialog, connect = shared
+    url = window.mcp_share.url
+    first = connect()
+    match = first.result("find_text", {"query": "Pilot Period"})["matches"][0]
+    first.result("suggest_changes", {"operations": [
+        {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+    first.close()  # the client quits, or restarts: its session ends
+    second = connect()  # a new session on a new connection
+    assert second.result("find_text", {"query": "Trial Period"})["matches"]
+
+    gate = window.mcp_share._server._app
+    qtbot.waitUntil(lambda: gate.open_requests("GET") > 0, timeout=5_000)  # its event stream is open
+    started = time.monotonic()
+    window.stop_sharing()
+    took = time.monotonic() - started
+    print(f"\nStop sharing kept the window {took * 1000:.0f} ms")
+    assert took <= 0.5
+
+    window.share_with_mcp_client()  # shared again at once: the same address, the same document
+    assert window.mcp_share.url == url
+    assert connect().result("find_text", {"query": "Trial Period"})["matches"]
+
+
+def test_a_restarted_launcher_finds_the_edits_made_through_the_one_before(shared, qtbot):
+    window, _dialog, _connect = shared
+    first = McpClient(qtbot, stdio_client(launcher(window.settings.config_dir)), name="claude-ai")
+    try:
+        match = first.result("find_text", {"query": "Pilot Period"})["matches"][0]
+        first.result("suggest_changes", {"operations": [
+            {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
+    finally:
+        first.close()  # Claude Desktop restarts its server
+    second = McpClient(qtbot, stdio_client(launcher(window.settings.config_dir)), name="claude-ai")
+    try:
+        assert second.result("find_text", {"query": "Trial Period"})["matches"]
+    finally:
+        second.close()

@@ -11,8 +11,10 @@ turn, and its edits undo as one step ("<client>'s edits"): each call's step merg
 that is still the top of the undo stack. The lawyer's own step, an undo, or a turn of the Claude panel in
 between starts a new step. Every call goes to the audit log under the client's name.
 
-stop() (the lawyer's, or the document closing) ends the server; a call still waiting for the GUI thread
-is answered that the document was closed, and nothing runs after it.
+stop() (the lawyer's, or the document closing) ends the server without keeping the GUI thread waiting (the
+port closes at once, the rest in the background); a call still waiting for the GUI thread is answered that
+the document was closed, and nothing runs after it. The document stays in the window, so a client that
+connects again (a new session, or a new share) finds every edit made so far.
 """
 
 from __future__ import annotations
@@ -86,8 +88,7 @@ class McpShare(QObject):
 
     def stop(self) -> None:
         self._closing.set()
-        if not self._server.stop():
-            log.warning("the MCP server's thread did not end in time")
+        self._server.stop()
 
     # -- the server's side (worker threads) ---------------------------------------------------------
 
