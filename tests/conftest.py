@@ -9,7 +9,11 @@ import pytest  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+# ../shared beside the checkout; one folder further up when the tests run in a copy of the checkout made
+# inside it (the mutation runner's mutants/)
+SHARED = next((d / "shared" for d in (ROOT.parent, ROOT.parent.parent) if (d / "shared").is_dir()),
+              ROOT.parent / "shared")
+CORPUS = SHARED / "corpus"
 
 
 def corpus_files(*folders: str) -> list[Path]:

@@ -10,11 +10,11 @@ and pass it in.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
+from conftest import SHARED
 from lxml import etree
 
-SCHEMAS = Path(__file__).resolve().parent.parent.parent / "shared" / "ooxml-schemas"
+SCHEMAS = SHARED / "ooxml-schemas"
 WML_XSD = SCHEMAS / "ISO-IEC29500-4_2016" / "wml.xsd"
 MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 _ALTERNATE = f"{{{MC_NS}}}AlternateContent"
