@@ -7,10 +7,11 @@ tests and the window's own code reach them by name; the menus hold the same QAct
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-# (attribute, text, slot, shortcut: a standard key, a string or None, status tip); the slot is a method
+from ..pages.input import PAGE_SHORTCUT_CONTEXT
+
+# (attribute, text, slot, shortcut: a standard key, a string, a tuple of strings or None, status tip); the slot is a method
 # of the window ("close") or of the object of the window's that owns it ("files.save_document")
 FILE = [
     ("open_action", "&Open…", "files.open_dialog", QKeySequence.Open, "Open a .docx document"),
@@ -85,6 +86,11 @@ VIEW = [
     ("fit_width_action", "Fit &width", "commands.fit_width", "Ctrl+1", None),
     ("fit_page_action", "Fit &page", "commands.fit_page", "Ctrl+2", None),
     "-", "markup", "-", "docks",
+    "-",
+    ("next_pane_action", "Next pa&ne", "panes.next_pane", ("F6", "Ctrl+Tab"),
+     "Move the keyboard to the next pane: the pages, the outline, the changes, the comments, Claude"),
+    ("previous_pane_action", "Previous pan&e", "panes.previous_pane", ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"),
+     "Move the keyboard to the previous pane"),
 ]
 TOOLS = [
     ("share_mcp_action", "&Share with an MCP client…", "share_with_mcp_client", None,
@@ -117,8 +123,9 @@ DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "expor
                     "previous_change_action", "accept_action", "reject_action", "accept_next_action",
                     "reject_next_action", "accept_all_action",
                     "reject_all_action", "add_comment_action", "go_to_page_action", "share_mcp_action")
-# editing shortcuts act only while the pages have the focus: typed in the chat or a panel's field,
-# Ctrl+Return or Ctrl+Shift+Backspace must not insert or delete a paragraph
+# editing shortcuts act only while the page view itself has the focus (pages/input.py's rule): typed
+# in the chat, a panel's field or a balloon's reply editor, Ctrl+Return or Ctrl+Shift+Backspace must
+# not insert or delete a paragraph
 PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",
                   "replace_selection_action")
 FALLBACK_KEYS = {QKeySequence.Quit: "Ctrl+Q", QKeySequence.Close: "Ctrl+W"}
@@ -129,6 +136,8 @@ def _shortcuts(key) -> list[QKeySequence]:
         return []
     if isinstance(key, str):
         return [QKeySequence(key)]
+    if isinstance(key, tuple):
+        return [QKeySequence(k) for k in key]
     bindings = QKeySequence.keyBindings(key)
     # some platforms bind nothing to a standard key (Quit on Linux): the usual one then
     return bindings or ([QKeySequence(FALLBACK_KEYS[key])] if key in FALLBACK_KEYS else [])
@@ -210,7 +219,7 @@ def install_actions(window, undo_group, docks) -> None:
                 menu.addAction(make_action(window, spec))
     for name in PAGE_SHORTCUTS:
         action = getattr(window, name)
-        action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        action.setShortcutContext(PAGE_SHORTCUT_CONTEXT)
         window.view.addAction(action)
     toolbar = window.addToolBar("Main")
     toolbar.setObjectName("mainToolbar")

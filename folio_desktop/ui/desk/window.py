@@ -44,6 +44,7 @@ from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
 from .files import DocumentFiles
+from .panes import Pane, Panes
 from .recent_files import desktop_settings
 from .settings_dialog import SettingsDialog
 
@@ -104,6 +105,7 @@ class ReviewWindow(QMainWindow):
         self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
+        self.panes = self._panes()
         self.commands = DeskCommands(self)
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.commands.install_editing()
@@ -122,6 +124,15 @@ class ReviewWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
+
+    def _panes(self) -> Panes:
+        """The panes F6 moves the keyboard through, in order (panes.py)."""
+        pages = Pane(self.view, self.view)
+        return Panes([Pane(self.find_bar, self.find_bar.field), pages,
+                      Pane(self.outline, self.outline.tree, self.outline_dock),
+                      Pane(self.changes, self.changes.list, self.changes_dock),
+                      Pane(self.comments, self.comments.tree, self.comments_dock),
+                      Pane(self.chat, self.chat.composer, self.dock)], home=pages, parent=self)
 
     def _connect(self) -> None:
         view, commands = self.view, self.commands

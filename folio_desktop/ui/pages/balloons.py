@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QStaticText
 from PySide6.QtWidgets import QLineEdit
 
@@ -393,8 +393,11 @@ def _paint_balloon(painter: QPainter, b: Balloon) -> None:
 
 class _ReplyEditor(QLineEdit):
     """The inline reply field. It keeps Return, Backspace and Delete for itself, whatever the
-    modifiers, so the page's own shortcuts (insert or delete a paragraph) never fire from it."""
+    modifiers, so no window shortcut fires from it; Return and Enter (send) and Escape (cancel) are
+    taken, never passed up to the pages it sits in, and acted on once the key event is over: the
+    editor then closes and hands the focus back to the pages, which must not see the key."""
 
+    submitted = Signal()
     cancelled = Signal()
 
     def event(self, event) -> bool:
@@ -405,8 +408,11 @@ class _ReplyEditor(QLineEdit):
         return super().event(event)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if event.key() == Qt.Key_Escape:
-            self.cancelled.emit()
+        key = event.key()
+        if key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Escape):
+            event.accept()
+            done = self.cancelled if key == Qt.Key_Escape else self.submitted
+            QTimer.singleShot(0, self, done.emit)
             return
         super().keyPressEvent(event)
 
@@ -426,7 +432,7 @@ class BalloonLayer(QObject):
         self.editor = _ReplyEditor(view.viewport())
         self.editor.setPlaceholderText("Reply…")
         self.editor.hide()
-        self.editor.returnPressed.connect(self._send_reply)
+        self.editor.submitted.connect(self._send_reply)
         self.editor.cancelled.connect(self.close_editor)
         self._swallow = False
         self._editor_page: int | None = None  # where the balloon being replied to was last seen

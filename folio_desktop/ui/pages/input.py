@@ -1,8 +1,18 @@
 """Mouse, keyboard and input methods in the pages: PageInput, the page view's `input`. Select with
 the mouse (drag, shift+click, double-click for a word) or the keyboard; move the caret by character,
 word (Ctrl+arrows), line, Home/End, Ctrl+Home/End and PgUp/PgDn (Shift extends the selection); copy
-as text; click a tracked change or comment to select it and report its id. Keys that edit go to the
+as text; click a tracked change or comment to select it and report its id. Keys that type go to the
 view's PageEditor (typing.py), as does input-method text.
+
+The keyboard obeys one rule, written here once (owns_keyboard and typed below):
+- the pages act on a key only when the page view itself is the focus widget. A key that reaches the
+  view while another widget has the focus came up from a child that did not take it (the balloon's
+  reply editor, say): it was never typed at the pages, so they leave it alone and it goes on up to
+  the window. The pages' own shortcuts (desk/actions.py) follow the same rule: PAGE_SHORTCUT_CONTEXT.
+- of the keys the pages own, typing is: text without Ctrl, Meta or a lone Alt (Ctrl+Alt is AltGr),
+  all of it printable; Tab; Enter (Shift+Enter: a line break); Backspace and Delete (with Ctrl: a
+  word). Nothing else ever changes the text: function keys, Escape and the Ctrl / Alt chords carry no
+  printable text or carry a modifier, so they move the caret, copy, zoom, or are left to the window.
 
 PageView keeps the Qt event handlers and hands each event here; the selection they move is the
 view's `selection` (selection.PageSelection).
@@ -10,8 +20,11 @@ view's `selection` (selection.PageSelection).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
 
 from .geometry import text_edges
 from .text_flow import TextPos
@@ -25,6 +38,47 @@ STORY_NOTICE = {
     "footnote": "Footnotes cannot be edited here yet; edit them in Word. The body text can be typed in.",
     "endnote": "Endnotes cannot be edited here yet; edit them in Word. The body text can be typed in.",
 }
+
+
+# the pages' shortcuts (Edit paragraph, Insert and Delete paragraph, Replace selection) act only while
+# the page view itself has the focus, as its keys do: never from the reply editor inside it
+PAGE_SHORTCUT_CONTEXT = Qt.WidgetShortcut
+
+
+def owns_keyboard(view) -> bool:
+    """Whether the pages may act on a key now: only while the page view itself is the focus widget
+    (a key that came up from a child with the focus is that child's, taken or not)."""
+    return QApplication.focusWidget() is view
+
+
+class Typed(NamedTuple):
+    """What a key types in the pages: "text" (`text`), "line break", "paragraph" or "delete"
+    (`direction` -1 Backspace, 1 Delete; `word` with Ctrl)."""
+
+    kind: str
+    text: str = ""
+    direction: int = 0
+    word: bool = False
+
+
+def typed(event) -> Typed | None:
+    """What a key event types in the pages; None for a key that types nothing."""
+    key, mods, text = event.key(), event.modifiers(), event.text()
+    ctrl, alt = bool(mods & Qt.ControlModifier), bool(mods & Qt.AltModifier)
+    printable = bool(text) and all(ch.isprintable() for ch in text)
+    if mods & Qt.MetaModifier or (alt and not ctrl):
+        return None  # Alt and Meta chords are the menus' and the system's
+    if ctrl and alt:  # AltGr (Ctrl+Alt on Windows): the character it makes, nothing else
+        return Typed("text", text) if printable else None
+    if key in (Qt.Key_Backspace, Qt.Key_Delete):
+        return Typed("delete", direction=-1 if key == Qt.Key_Backspace else 1, word=ctrl)
+    if ctrl:
+        return None  # Ctrl chords: shortcuts, Ctrl+Tab and Ctrl+Enter included
+    if key in (Qt.Key_Return, Qt.Key_Enter):
+        return Typed("line break") if mods & Qt.ShiftModifier else Typed("paragraph")
+    if key == Qt.Key_Tab:
+        return Typed("text", "\t")
+    return Typed("text", text) if printable and key not in NAVIGATION else None
 
 
 class PageInput:
@@ -129,17 +183,18 @@ class PageInput:
     # -- keyboard -------------------------------------------------------------------------------------
 
     def key_press(self, event) -> bool:
-        """Copy, the editor's keys, select all, zoom, Escape and the caret's moves; False for a key
-        none of them takes."""
+        """A key the pages own (owns_keyboard): copy, cut and paste, typing, select all, zoom, Escape
+        and the caret's moves; False for a key none of them takes."""
         view, selection, editor = self.view, self.view.selection, self.view.editor
+        typing = typed(event)
         if event.matches(QKeySequence.Copy):
             selection.copy()
         elif editor is not None and event.matches(QKeySequence.Cut):
             editor.cut()
         elif editor is not None and event.matches(QKeySequence.Paste):
             editor.paste()
-        elif editor is not None and event.key() not in NAVIGATION and editor.key(event):
-            pass  # typed, deleted, a new paragraph or a line break
+        elif editor is not None and typing is not None:
+            editor.type_key(typing)  # typed, deleted, a new paragraph or a line break
         elif event.matches(QKeySequence.SelectAll):
             selection.select_all()
         elif event.matches(QKeySequence.ZoomIn) or (event.modifiers() & Qt.ControlModifier

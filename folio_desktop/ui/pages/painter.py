@@ -23,6 +23,8 @@ SELECTION = QColor("#9fc3ff")  # multiplied over the text, which stays dark
 HIGHLIGHT = QColor("#ffc24d")
 BALLOON = BADGE  # the numbered comment marker's fill
 RULE_PEN = QPen(QColor("#000000"), 0.75)
+FOCUS_FRAME = QColor("#2f6fde")  # around the pages while they have the keyboard
+FOCUS_FRAME_WIDTH = 3.0
 
 
 @dataclass
@@ -94,3 +96,13 @@ def _overlay(painter: QPainter, overlay: Overlay) -> None:
         painter.restore()
     if overlay.caret is not None:
         painter.fillRect(QRectF(overlay.caret.x(), overlay.caret.y(), 1.0, overlay.caret.height()), Qt.black)
+
+
+def paint_focus_frame(painter: QPainter, rect: QRectF) -> None:
+    """The frame drawn just inside the pages' edge while they have the keyboard focus."""
+    half = FOCUS_FRAME_WIDTH / 2
+    painter.save()
+    painter.setPen(QPen(FOCUS_FRAME, FOCUS_FRAME_WIDTH))
+    painter.setBrush(Qt.NoBrush)
+    painter.drawRect(rect.adjusted(half, half, -half, -half))
+    painter.restore()

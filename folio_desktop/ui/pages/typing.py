@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 import time
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication, QTextDocumentFragment
 
 from ...docx.model import graphemes
@@ -53,28 +53,15 @@ class PageEditor(QObject):
 
     # -- keys -----------------------------------------------------------------------------------------
 
-    def key(self, event) -> bool:
-        """Handle a key that edits; False for any other key (navigation, shortcuts)."""
-        key, mods = event.key(), event.modifiers()
-        ctrl = bool(mods & Qt.ControlModifier) and not mods & Qt.AltModifier  # Ctrl+Alt is AltGr
-        if key == Qt.Key_Backspace:
-            self.delete(-1, word=ctrl)
-        elif key == Qt.Key_Delete:
-            self.delete(1, word=ctrl)
-        elif key in (Qt.Key_Return, Qt.Key_Enter) and not ctrl:
-            if mods & Qt.ShiftModifier:
-                self.type_text("\n", label="Line break")
-            else:
-                self.new_paragraph()
-        elif key == Qt.Key_Tab and not ctrl:
-            self.type_text("\t")
-        else:
-            text = event.text()
-            alt_only = bool(mods & Qt.AltModifier) and not mods & Qt.ControlModifier  # a menu's Alt+letter
-            if ctrl or alt_only or not text or not all(ch.isprintable() for ch in text):
-                return False
-            self.type_text(text)
-        return True
+    def type_key(self, typing) -> bool:
+        """Do what a key types (input.Typed: which keys type is input.py's rule, not this one's)."""
+        if typing.kind == "delete":
+            return self.delete(typing.direction, word=typing.word)
+        if typing.kind == "paragraph":
+            return self.new_paragraph()
+        if typing.kind == "line break":
+            return self.type_text("\n", label="Line break")
+        return self.type_text(typing.text)
 
     # -- edits ----------------------------------------------------------------------------------------
 
@@ -246,8 +233,8 @@ class PageEditor(QObject):
         if first is None or last is None:
             return False
         if first.id == last.id:
-            if start.offset == end.offset:
-                return self.type_text(text) if text else False
+            if start.offset == end.offset:  # only struck-through text is selected: type where it starts
+                return bool(text) and self.view.selection.place_caret(start) and self.type_text(text, label)
             op = _replace(first.id, first.text, start.offset, end.offset, text)
             target = Mark(first.id, start.offset + len(text), False)
 

@@ -23,9 +23,9 @@ from ...layout import DocumentLayout, Page
 from ...layout.display_text import COLOR_SCHEMES, VIEWS
 from .balloons import BalloonLayer
 from .geometry import GAP, PageStrip
-from .input import PageInput
+from .input import PageInput, owns_keyboard
 from .marks import ReviewIndex, display_offset
-from .painter import CANVAS, Overlay, paint_page
+from .painter import CANVAS, Overlay, paint_focus_frame, paint_page
 from .progressive import ProgressiveLayout
 from .quick_relayout import relayout_blocks
 from .selection import PageSelection
@@ -81,7 +81,7 @@ class PageView(QAbstractScrollArea):
         self._scroll_anim.setDuration(SCROLL_MS)
         self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
         self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.StrongFocus)  # a click, Tab or F6 (desk/panes.py) gives the pages the keyboard
         self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
         self.viewport().setCursor(Qt.IBeamCursor)
         self.viewport().setAutoFillBackground(False)
@@ -136,9 +136,9 @@ class PageView(QAbstractScrollArea):
             for page in self.pages:
                 self.flow.add_page(page)
         selection.anchor = selection.caret = None
-        if caret is not None:
-            selection.anchor, selection.caret = (selection.unmark(anchor) or selection.unmark(caret),
-                                                 selection.unmark(caret))
+        here = selection.unmark(caret)
+        if here is not None:  # a caret whose block went leaves no anchor behind either (painting needs both)
+            selection.anchor, selection.caret = selection.unmark(anchor) or here, here
         self._update_scrollbars()
         self.viewport().update()
         self.pagesRelaidOut.emit(first, last)
@@ -448,15 +448,31 @@ class PageView(QAbstractScrollArea):
         self.input.mouse_double_click(event)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if not self.input.key_press(event):
+        if not owns_keyboard(self):
+            event.ignore()  # up from a child with the focus (the reply editor): not the pages' (input.py)
+        elif not self.input.key_press(event):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 - Qt override
-        # Tab types a tab in the pages (as in Word) instead of moving the focus on
-        return False if self.editor is not None else super().focusNextPrevChild(forward)
+        # Tab types a tab in the pages (as in Word) instead of moving the focus on; from the reply
+        # editor inside them it moves the focus as anywhere else
+        if self.editor is not None and owns_keyboard(self):
+            return False
+        return super().focusNextPrevChild(forward)
 
     def inputMethodEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self.input.input_method(event)
+        if owns_keyboard(self):
+            self.input.input_method(event)
+        else:
+            event.ignore()
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().focusInEvent(event)
+        self.viewport().update()  # the focus frame and the caret
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)
+        self.viewport().update()
 
     def inputMethodQuery(self, query):  # noqa: N802 - Qt override
         answer = self.input.input_method_query(query)
@@ -485,6 +501,8 @@ class PageView(QAbstractScrollArea):
                 if target.intersects(area):
                     paint_page(painter, self.pages[index], target, self.zoom, self.marks, self._overlay(index))
                     painted.append(index + 1)
+            if self.hasFocus():  # where the keyboard is always shows: the pages have it
+                paint_focus_frame(painter, QRectF(self.viewport().rect()))
         finally:
             painter.end()
             self.painted_pages = painted

@@ -320,7 +320,7 @@ def test_reply_resolve_and_reopen_in_the_balloon(qtbot, window):
     assert editor.geometry().contains(view.page_to_viewport(1, balloon.editor.center()).toPoint())
     qtbot.keyClicks(editor, "Agreed, keep it.")
     qtbot.keyClick(editor, Qt.Key_Return)
-    assert not editor.isVisible()
+    qtbot.waitUntil(lambda: not editor.isVisible(), timeout=2_000)  # sent once the key event is over
     replies = next(t for t in reviewer.get_comments() if t.id == thread.id).replies
     assert len(replies) == before + 1 and (replies[-1].author, replies[-1].text) == ("Lawyer", "Agreed, keep it.")
     balloon = next(b for b in balloons_of(view, 1) if b.comment_id == thread.id)
@@ -330,7 +330,7 @@ def test_reply_resolve_and_reopen_in_the_balloon(qtbot, window):
     click_button(qtbot, view, thread.id, "reply")
     qtbot.keyClicks(view.balloons.editor, "never mind")
     qtbot.keyClick(view.balloons.editor, Qt.Key_Escape)
-    assert not view.balloons.editor.isVisible()
+    qtbot.waitUntil(lambda: not view.balloons.editor.isVisible(), timeout=2_000)
     assert len(next(t for t in reviewer.get_comments() if t.id == thread.id).replies) == before + 1
 
     # Resolve, then Reopen
