@@ -330,8 +330,8 @@ class ReviewActions(QObject):
         on top of the stack when it is the same kind of keystroke in the same paragraph, a moment
         after the last: a burst of typing undoes at once. Emits `typed` with the blocks touched.
 
-        Raises EditRefused when a batch is refused: nothing changed if it was the first; what the
-        earlier batches did stays, as one step."""
+        A keystroke is made whole or not at all: when any of its batches is refused (or only partly
+        made), what the earlier ones did is taken back and EditRefused raised."""
         doc = self.reviewer.document
         snapshot = self.reviewer.snapshot()
         elements = [snapshot.block(i).element for i in region_ids if snapshot.block(i) is not None]
@@ -339,6 +339,7 @@ class ReviewActions(QObject):
             return self._record_script(label, script)  # not one run of siblings: a whole-document step
         step = self._burst_step(kind, elements) if burst else None
         region = step.region if step is not None else _Region(doc.root, elements)
+        before = region if step is None else _Region(doc.root, elements)  # what this keystroke started from
         version = doc.version
         touched = set(region_ids)
 
@@ -353,7 +354,9 @@ class ReviewActions(QObject):
             outcome = script(apply)
         except EditRefused as exc:
             refused = exc
-        if doc.version != version:
+        if refused is not None and doc.version != version:
+            self._take_back(before, version)
+        elif doc.version != version:
             region.settle(doc.root)
             if step is not None:
                 step.last = time.monotonic()
@@ -368,6 +371,18 @@ class ReviewActions(QObject):
         if refused is not None:
             raise refused
         return outcome
+
+    def _take_back(self, before: _Region, version: int) -> None:
+        """Put the paragraphs a refused keystroke changed back as they were: the document reads as at
+        `version` again, so that is its version once more."""
+        doc = self.reviewer.document
+        before.settle(doc.root)
+        gone = before.block_ids(doc)
+        elements = before.swap(doc.root)
+        doc.package.mark_dirty(doc.main_part)
+        doc.invalidate(edited=elements if before.in_place else None)
+        doc.version = version
+        self.typed.emit(gone | before.block_ids(doc))
 
     def end_burst(self) -> None:
         """The next keystroke starts an undo step of its own (the caret moved, a pause, another key)."""
@@ -393,28 +408,25 @@ class ReviewActions(QObject):
         return self._engine_apply(ops, keystrokes=True, undoable=False)
 
     def _record_script(self, label: str, script):
-        """A keystroke over paragraphs that are not siblings, undone as a whole-document step."""
+        """A keystroke over paragraphs that are not siblings, undone as a whole-document step; whole
+        or not at all, as any keystroke."""
         touched: set[str] = set()
+        document = self.reviewer.document
+        version, before = document.version, self.reviewer.checkpoint()
 
         def apply(ops: list[dict]) -> dict:
             result = self._run_keystroke(ops)
             touched.update(touched_blocks(result))
             return result
 
-        refused: list[EditRefused] = []
-
-        def run():
-            try:
-                return script(apply)
-            except EditRefused as exc:
-                if not touched:
-                    raise
-                refused.append(exc)  # the earlier batches stay, as this step
-
-        outcome = self._record(label, run)
+        try:
+            outcome = self._record(label, lambda: script(apply))
+        except EditRefused:
+            if document.version != version:  # an earlier batch, or part of this one, was made: take it back
+                self.reviewer.restore(before)
+                self.typed.emit(None)
+            raise
         self.typed.emit(touched or None)
-        if refused:
-            raise refused[0]
         return outcome
 
     # -- accept and reject ---------------------------------------------------------------------------------

@@ -437,3 +437,87 @@ def test_undo_after_save_gives_the_saved_document_back_on_reopening(pilot, tmp_p
     rev.save(redone)
     assert state(DocxReviewer.open(redone)) == edited_state
     assert parts(redone.read_bytes()) == parts(edited.read_bytes())
+
+
+# -- a keystroke is whole or not at all ----------------------------------------------------------------
+
+
+def _two_paragraphs(qapp):
+    rev = DocxReviewer.from_bytes(build_docx(p("Alpha beta.", "10000001") + p("Gamma delta.", "10000002")),
+                                  author="AI")
+    actions = ReviewActions(rev, LAWYER)
+    return rev, actions
+
+
+def _replace_op(rev, block_id: str, start: int, end: int, text: str, stale: bool = False) -> dict:
+    from folio_desktop.docx.model.textkit import text_hash
+
+    old = text_of(rev, block_id)
+    return {"type": "replaceRange", "replace": text, "range": {
+        "type": "textRange", "blockId": block_id, "startOffset": start, "endOffset": end,
+        "selectedTextHash": text_hash("stale" if stale else old[start:end])}}
+
+
+def test_a_keystroke_whose_later_batch_is_refused_takes_back_the_earlier_ones(qapp):
+    rev, actions = _two_paragraphs(qapp)
+    before, version = state(rev), rev.document.version
+
+    def script(apply):
+        apply([_replace_op(rev, "10000001", 0, 5, "Omega")])
+        apply([_replace_op(rev, "10000002", 0, 5, "Zeta", stale=True)])  # refused: staleRange
+
+    with pytest.raises(EditRefused):
+        actions.keystroke("Typing", script, ["10000001", "10000002"])
+    assert state(rev) == before
+    assert rev.document.version == version  # the document reads as before, so it is that version again
+    assert actions.undo_stack.count() == 0
+
+
+def test_a_keystroke_batch_made_only_in_part_is_taken_back(qapp):
+    rev, actions = _two_paragraphs(qapp)
+    before = state(rev)
+
+    def script(apply):
+        apply([_replace_op(rev, "10000001", 0, 5, "Omega"), _replace_op(rev, "10000002", 0, 5, "Zeta", stale=True)])
+
+    with pytest.raises(EditRefused):
+        actions.keystroke("Typing", script, ["10000001", "10000002"])
+    assert state(rev) == before
+    assert [c.text for c in rev.get_changes()] == []
+
+
+def test_a_refused_keystroke_in_a_burst_keeps_the_burst_typed_so_far(qapp):
+    rev, actions = _two_paragraphs(qapp)
+    actions.keystroke("Typing", lambda apply: apply([_replace_op(rev, "10000001", 0, 5, "Omega")]), ["10000001"],
+                      kind="typing")
+    typed = state(rev)
+
+    def refused(apply):
+        apply([_replace_op(rev, "10000001", 0, 5, "Sigma")])
+        apply([_replace_op(rev, "10000001", 0, 3, "x", stale=True)])
+
+    with pytest.raises(EditRefused):
+        actions.keystroke("Typing", refused, ["10000001"], kind="typing", burst=True)
+    assert state(rev) == typed
+    assert actions.undo_stack.count() == 1
+    actions.undo_stack.undo()
+    assert text_of(rev, "10000001") == "Alpha beta."
+
+
+def test_a_keystroke_over_paragraphs_of_different_containers_is_whole_or_not_at_all(qapp):
+    from docbuilder import cell, row, table
+
+    rev = DocxReviewer.from_bytes(build_docx(p("Alpha beta.", "10000001") + table(row(cell(p("Gamma delta.",
+                                                                                              "10000002"))))),
+                                  author="AI")
+    actions = ReviewActions(rev, LAWYER)
+    before = state(rev)
+
+    def script(apply):
+        apply([_replace_op(rev, "10000001", 0, 5, "Omega")])
+        apply([_replace_op(rev, "10000002", 0, 5, "Zeta", stale=True)])
+
+    with pytest.raises(EditRefused):
+        actions.keystroke("Typing", script, ["10000001", "10000002"])
+    assert state(rev) == before
+    assert actions.undo_stack.count() == 0
