@@ -65,7 +65,7 @@ def _live_block(block_id: str, current: Snapshot, built_against: Snapshot | None
     return block
 
 
-def _pending_deletion(block: Block) -> bool:
+def pending_deletion(block: Block) -> bool:
     p = block.element
     if p is None:
         return False

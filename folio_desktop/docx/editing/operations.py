@@ -33,11 +33,11 @@ from .operation_targets import (
     _find_once,
     _keep_markers,
     _live_block,
-    _pending_deletion,
     _Planned,
     _range_indices,
     _refuse_hidden_text,
     _splits,
+    pending_deletion,
 )
 from .ops import blocks as op_blocks
 from .ops import tables as op_tables
@@ -318,7 +318,7 @@ class OperationEngine:
         text = block.text
         if t in ("insertAfterBlock", "insertBeforeBlock"):
             _keep_markers("", op["text"])
-        if t not in INSERTS and _pending_deletion(block):
+        if t not in INSERTS and pending_deletion(block):
             raise EditError("pendingDeletion", "the target is already pending deletion")
         if t in RANGE_TYPES:
             rng = op["range"]

@@ -211,8 +211,12 @@ class ParagraphView:
                 if not any(el.tag == T_R for el in wrapper.iter()):
                     _drop_keeping_markers(wrapper)
         if stamp is None:
+            wrappers = {id(w): w for w in (_revision_of(run, self.p) for run in runs) if w is not None}
             for run in runs:
                 run.getparent().remove(run)
+            for wrapper in wrappers.values():  # an insertion whose text all went: no empty w:ins is left
+                if not any(el.tag == T_R for el in wrapper.iter()):
+                    _drop_keeping_markers(wrapper)
         else:
             for group in _sibling_groups(runs):
                 wrapper = stamp.mark("del")
@@ -310,6 +314,16 @@ def _own_insertion(run: etree._Element, p: etree._Element, author: str) -> etree
     while el is not None and el is not p:
         if el.tag in (T_INS, T_MOVE_TO, T_DEL, T_MOVE_FROM):
             return el if el.tag == T_INS and el.get(_W + "author") == author else None
+        el = el.getparent()
+    return None
+
+
+def _revision_of(run: etree._Element, p: etree._Element) -> etree._Element | None:
+    """The w:ins or w:moveTo that holds run (directly or through a hyperlink), if any."""
+    el = run.getparent()
+    while el is not None and el is not p:
+        if el.tag in (T_INS, T_MOVE_TO):
+            return el
         el = el.getparent()
     return None
 

@@ -21,6 +21,7 @@ import time
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication, QTextDocumentFragment
 
+from ...docx.editing.operation_targets import pending_deletion
 from ...docx.model import graphemes
 from ...docx.model.textkit import index_to_utf16, text_hash
 from ...docx.package.ooxml import W_NS
@@ -232,6 +233,15 @@ class PageEditor(QObject):
         first, last = snapshot.block(start.block_id), snapshot.block(end.block_id)
         if first is None or last is None:
             return False
+        i, j = snapshot.anchors[first.id].index, snapshot.anchors[last.id].index
+        # paragraphs at either end that are already pending deletion (text and mark struck) go anyway:
+        # what is typed over is what lies between them
+        while i < j and pending_deletion(snapshot.blocks[i]):
+            i += 1
+            first, start = snapshot.blocks[i], Mark(snapshot.blocks[i].id, 0, False)
+        while j > i and pending_deletion(snapshot.blocks[j]):
+            j -= 1
+            last, end = snapshot.blocks[j], Mark(snapshot.blocks[j].id, len(snapshot.blocks[j].text), False)
         if first.id == last.id:
             if start.offset == end.offset:  # only struck-through text is selected: type where it starts
                 return bool(text) and self.view.selection.place_caret(start) and self.type_text(text, label)
@@ -244,7 +254,6 @@ class PageEditor(QObject):
 
             # typing over a selection starts a burst that the next keys carry on
             return self._run(label, [first.id], script, "typing" if text and label == "Typing" else None)
-        i, j = snapshot.anchors[first.id].index, snapshot.anchors[last.id].index
         blocks = snapshot.blocks[i:j + 1]
         parent = first.element.getparent() if first.element is not None else None
         if any(b.element is None or b.element.getparent() is not parent or b.kind == "diagnostic" for b in blocks):
@@ -257,7 +266,8 @@ class PageEditor(QObject):
         elif text:
             ops.append(_append(first.id, first.text, text))
         for block in blocks[1:-1]:
-            ops.append({"type": "deleteBlock", "blockId": block.id})
+            if not pending_deletion(block):
+                ops.append({"type": "deleteBlock", "blockId": block.id})
         if end.offset > 0:
             ops.append(_replace(last.id, last.text, 0, end.offset, ""))
         ops.append({"type": "mergeBlockWithNext", "blockId": first.id})

@@ -228,3 +228,24 @@ def test_the_patched_snapshot_reads_as_a_fresh_one(source):
         assert {id(p): b.id for p, b in new.block_of_paragraph.items()} == \
             {id(p): b.id for p, b in fresh.block_of_paragraph.items()}
     assert patched >= 8  # most keystrokes took the quick way
+
+
+# -- direct edits over pending insertions ----------------------------------------------------------------
+
+
+def test_a_direct_edit_over_a_whole_pending_insertion_leaves_no_empty_revision():
+    from docbuilder import build_docx
+
+    body = ('<w:p w14:paraId="10000001"><w:r><w:t xml:space="preserve">Pay </w:t></w:r>'
+            f'<w:ins w:id="1" w:author="{OTHER}" w:date="2026-01-01T00:00:00Z"><w:r><w:t>promptly</w:t></w:r>'
+            '<w:r><w:tab/></w:r></w:ins>'
+            '<w:r><w:t xml:space="preserve"> in full.</w:t></w:r></w:p>')
+    rev = DocxReviewer.from_bytes(build_docx(body), author=ME)
+    assert text(rev, "10000001") == "Pay promptly\t in full."
+
+    result = apply(rev, [replace(rev, "10000001", 3, 13, " now")], mode="direct")
+
+    assert result["applied"] and not result["skipped"], result
+    assert text(rev, "10000001") == "Pay now in full."
+    assert "<w:ins" not in element_xml(rev, "10000001")
+    assert changes(rev) == []

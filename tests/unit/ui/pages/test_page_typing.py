@@ -435,3 +435,38 @@ def test_keys_that_do_not_type_leave_the_text_alone(qtbot, window):
     key(qtbot, view, Qt.Key_Right, Qt.ShiftModifier, times=2)
     key(qtbot, view, Qt.Key_Escape)  # the selection goes, the caret stays
     assert view.selection.selection_text() == "" and view.selection.caret_mark().offset == MEANS + 2
+
+
+# -- typing over paragraphs already pending deletion -----------------------------------------------------
+
+
+def _with_a_struck_paragraph(tmp_path):
+    from docbuilder import build_docx, p
+
+    struck = ('<w:p w14:paraId="10000002"><w:pPr><w:rPr><w:del w:id="91" w:author="Harbour Legal" '
+              'w:date="2026-01-01T00:00:00Z"/></w:rPr></w:pPr><w:del w:id="92" w:author="Harbour Legal" '
+              'w:date="2026-01-01T00:00:00Z"><w:r><w:delText>Beta two.</w:delText></w:r></w:del></w:p>')
+    path = tmp_path / "struck.docx"
+    path.write_bytes(build_docx(p("Alpha one.", "10000001") + struck + p("Gamma three.", "10000003")))
+    return path
+
+
+@pytest.mark.parametrize("anchor", [("10000001", 6), ("10000002", 0)], ids=["from before it", "from inside it"])
+def test_typing_over_a_selection_across_a_paragraph_pending_deletion_types_it(qtbot, tmp_path, anchor):
+    from folio_desktop.ui.pages.selection import Mark
+
+    (tmp_path / "src").mkdir()
+    source = _with_a_struck_paragraph(tmp_path / "src")
+    window = desk(qtbot, tmp_path, source=source)
+    view = window.view
+    assert [b.text for b in window.reviewer.snapshot().blocks] == ["Alpha one.", "", "Gamma three."]
+    assert view.selection.place_caret(Mark("10000003", 5, False), Mark(*anchor, False))
+
+    keys(qtbot, view, "X")
+
+    texts = [b.text for b in window.reviewer.snapshot().blocks if b.text]
+    expected = "Alpha X three." if anchor[0] == "10000001" else "X three."
+    assert expected in texts, texts
+    assert steps(window) == ["Typing"]
+    assert [t for _, t in rejected_text(save_and_reopen(window, tmp_path)[1])] == ["Alpha one.", "Beta two.",
+                                                                                "Gamma three."]
