@@ -46,11 +46,13 @@ def test_layers_import_only_downwards(layer):
     assert not bad
 
 
-# the ui's components, lowest first: the shared modules at ui/ top (the undo stack, wording), the pages,
-# then the panels and the chat beside each other, then the desk that assembles them, then app.py
+# the ui's components, lowest first: the shared modules at ui/ top (the undo stack, wording, the single-instance
+# lock and socket), the pages, then the panels and the chat beside each other, then the desk that assembles
+# them, then app.py
 UI_FORBIDDEN = {
     "review_actions.py": ("pages", "panels", "chat", "desk", "app"),
     "wording.py": ("pages", "panels", "chat", "desk", "app"),
+    "single_instance.py": ("pages", "panels", "chat", "desk", "app"),
     "pages": ("panels", "chat", "desk", "app"),
     "panels": ("chat", "desk", "app"),
     "chat": ("panels", "desk", "app"),

@@ -6,6 +6,11 @@ Saving never loses work: a file changed by another program since it was opened i
 without asking (Save As / Overwrite / Cancel), and a read-only file, a full disk or a missing
 permission is explained with the file's name while the document stays open and unsaved.
 
+One document is shown in one window: opening a file another window of the app shows brings that
+window forward. The file is watched while it is open (file_watch.DiskWatch, `disk`): another
+program's change, replacement or deletion, and an owner file saying Word has it open, are told in
+bars above the pages.
+
 A document that opened with warnings (a damaged theme, font table, settings or custom XML part; a
 Strict Open XML file) says so in a bar above the pages. Its damaged parts are written as read unless
 the lawyer chooses to repair them (the bar's button, or the Save As options); that one choice is what
@@ -19,7 +24,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ... import APP_NAME
 from ...docx import DocxError, DocxReviewer
@@ -30,6 +35,7 @@ from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from .compare_window import CompareWindow
 from .export import export_pdf
+from .file_watch import DiskWatch
 from .recent_files import RecentFiles
 from .recovery import RECOVERY_DIR, Autosaver, RecoveryEntry, RecoveryStore, autosave_interval_ms
 from .recovery_prompt import DISCARD, RESTORE, ask_recovery
@@ -53,6 +59,35 @@ def _docx_paths(mime) -> list[str]:
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile().lower().endswith(".docx")]
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one is gone: the names decide
+        return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+
+
+def window_showing(path: str, besides=None):
+    """The shown review window of this app that has the document at `path` open (not `besides`), or None."""
+    for widget in QApplication.topLevelWidgets():
+        files = getattr(widget, "files", None)
+        if (widget is not besides and isinstance(files, DocumentFiles) and widget.isVisible()
+                and widget.reviewer is not None and widget.path and _same_file(widget.path, path)):
+            return widget
+    return None
+
+
+def bring_forward(window, message: str | None = None) -> None:
+    """Show `window` in front (restored if minimised), with `message` in its status bar."""
+    if window.isMinimized():
+        window.showNormal()
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    QApplication.alert(window)  # where the window manager refuses to hand over the focus, it flashes
+    if message:
+        window.statusBar().showMessage(message, 8000)
+
+
 class DocumentFiles:
     """The review window's files (window.files): open, save, Save As, compare, exports and crash
     recovery, with the state only they use: the recent files, the recovery store and its autosaver,
@@ -70,6 +105,7 @@ class DocumentFiles:
                                    autosave_interval_ms(window.desktop.value("autosave/seconds")), parent=window)
         self.autosaver.failed.connect(lambda message: window.statusBar().showMessage(message, 10000))
         self.compare_windows: list = []
+        self.disk = DiskWatch(self)  # the file watched on disk, and the bars that say what became of it
         self._source_digest: str | None = None  # the file's digest when it was opened or last saved
         self._repair_for = None  # the reviewer whose damaged parts the lawyer chose to repair
         self._fonts_told_for = None  # the reviewer whose missing fonts were named
@@ -82,16 +118,26 @@ class DocumentFiles:
 
     # -- opening --------------------------------------------------------------------------------------
 
-    def open_document(self, path: str | os.PathLike) -> bool:
+    @property
+    def source_digest(self) -> str | None:
+        """The digest of the file on disk as it was opened or last saved here."""
+        return self._source_digest
+
+    def open_document(self, path: str | os.PathLike, ask: bool = True) -> bool:
         """Show a document and point Claude at it (a new conversation). False, after telling the
-        user why, when it cannot be opened."""
+        user why, when it cannot be opened, and when another window of the app shows it (that
+        window comes forward). `ask` False: the lawyer already chose to drop unsaved work (Reload)."""
         path = os.path.abspath(os.fspath(path))
-        if not self.confirm_discard():
+        elsewhere = window_showing(path, besides=self.window)
+        if elsewhere is not None:
+            bring_forward(elsewhere, f"{Path(path).name} is already open in this window.")
+            return False
+        if ask and not self.confirm_discard():
             return False
         if path != self.window.path:
             # unsaved work on this very file from a crash: offered (newest first) before a new
             # session's autosave could replace it; one put off is set aside under a key of its own
-            for pending in [e for e in self.recovery.entries() if e.original_path == path]:
+            for pending in [e for e in self.recovery.left_behind() if e.original_path == path]:
                 answer = (self.recovery_chooser or ask_recovery)(self.window, pending)
                 if answer == RESTORE:
                     return self.open_recovered(pending)
@@ -138,6 +184,7 @@ class DocumentFiles:
         """Show `reviewer` in the window, remembering the digest of the file it came from."""
         self._source_digest = digest if digest is not None else (file_digest(path) if path else None)
         self.window.install(reviewer, path, saved)
+        self.disk.opened(path)
 
     def confirm_discard(self) -> bool:
         """True when there are no unsaved edits, or the user saved or dropped them."""
@@ -239,6 +286,7 @@ class DocumentFiles:
     def close(self) -> None:
         """The window closes, its work saved or dropped: no more recovery copies, and its own goes."""
         self.autosaver.stop()
+        self.disk.stop()
         self._leave_document()
 
     def open_dialog(self) -> bool:
@@ -299,6 +347,7 @@ class DocumentFiles:
         window.path = written
         window.saved_version = window.reviewer.document_version()
         self._source_digest = hashlib.sha256(Path(written).read_bytes()).hexdigest()
+        self.disk.saved(written)  # what is on disk is ours: nothing to tell
         self.recovery.remove(written)
         self.recent.add(written)
         window.record("save", path=written)

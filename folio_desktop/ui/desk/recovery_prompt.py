@@ -1,5 +1,6 @@
 """The question asked when the app starts and a crash left unsaved work in the recovery folder:
-restore each copy, discard it or keep it for later."""
+restore each copy, discard it or keep it for later. Only copies whose session has ended are offered
+(RecoveryStore.left_behind): the work of a window still open is that window's."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def offer_recovery(window, choose: Callable | None = None) -> bool:
     """Offer each recovery copy, newest first, until one is restored into `window`; True if one was.
     `choose(window, entry)` answers instead of the dialog (tests)."""
     choose = choose or ask_recovery
-    for entry in window.files.recovery.entries():
+    for entry in window.files.recovery.left_behind():
         if window.reviewer is not None and entry.original_path == window.path:
             continue  # the document open here: its copy is the one being kept up to date
         answer = choose(window, entry)

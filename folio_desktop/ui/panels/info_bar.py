@@ -1,6 +1,7 @@
 """A bar above the pages that tells the lawyer something about the open document without blocking
-(hidden text it holds, fonts this computer lacks, parts it opened without): plain text, an optional action button, and a
-close button that puts it away until the next document opens."""
+(hidden text it holds, fonts this computer lacks, parts it opened without, its file changed on disk or
+open in Word): plain text, optional action buttons, and a close button that puts it away until the
+next document opens."""
 
 from __future__ import annotations
 
@@ -29,12 +30,19 @@ class InfoBar(QFrame):
         self.close_button.setToolTip("Dismiss this notice")
         self.close_button.setAccessibleName("Dismiss")
         self.close_button.clicked.connect(self.hide)
-        row = QHBoxLayout(self)
+        self._row = row = QHBoxLayout(self)
         row.setContentsMargins(10, 6, 6, 6)
         row.addWidget(self.label, 1)
         row.addWidget(self.action_button, 0, Qt.AlignTop)
         row.addWidget(self.close_button, 0, Qt.AlignTop)
         self.hide()
+
+    def add_button(self, text: str, tip: str = "") -> QPushButton:
+        """One more action button, after those already there."""
+        button = QPushButton(text)
+        button.setToolTip(tip)
+        self._row.insertWidget(self._row.indexOf(self.close_button), button, 0, Qt.AlignTop)
+        return button
 
     def tell(self, text: str | None) -> bool:
         """Show `text` (True), or hide the bar when there is nothing to tell."""
@@ -86,3 +94,24 @@ def describe_open_warnings(warnings: list[str], repairable: list[str], repair: b
                          f"Choose “{REPAIR_ACTION}” to write {'a minimal sound part' if one else 'minimal sound parts'}"
                          " instead.")
     return "\n".join(lines)
+
+
+CHANGED_ON_DISK, DELETED_ON_DISK = "changed", "deleted"
+
+
+def describe_disk_change(kind: str, name: str, modified: bool) -> str:
+    """What became of the open document's file on disk behind the window's back, and what the
+    bar's buttons do about it."""
+    if kind == DELETED_ON_DISK:
+        return (f"{name} was deleted or moved away on disk by another program. Your version is still open here: "
+                "Save writes it back.")
+    dropped = " (your unsaved changes here are then dropped)" if modified else ""
+    return (f"{name} was changed on disk by another program after you opened it here. Compare the two versions, "
+            f"Reload the one on disk{dropped}, or Keep mine: saving then asks before it replaces the other version.")
+
+
+def describe_lock_owner(program: str, user: str | None, name: str) -> str:
+    """“NAME is open in Word by USER, changes may conflict”: an owner file beside the document."""
+    by = f" by {user}" if user else ""
+    return (f"{name} is open in {program}{by}, so changes may conflict: whoever saves last replaces the other's "
+            "version. Saving here asks before it replaces a version saved there.")
