@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import APP_NAME, __version__
-from .desk.recovery_prompt import offer_recovery
+from .disk.recovery_prompt import offer_recovery
 
 ORGANIZATION = "folio"
 CASCADE = 32  # a new window opens this far below and right of the one in front

@@ -19,8 +19,8 @@ from chat_helpers import PILOT, make_settings
 from conftest import ROOT
 
 from folio_desktop.ui import app as desk_app
-from folio_desktop.ui.desk.recovery_prompt import RESTORE
 from folio_desktop.ui.desk.window import ReviewWindow
+from folio_desktop.ui.disk.recovery_prompt import RESTORE
 from folio_desktop.ui.single_instance import server_name
 
 # the running app, started as `folio-desktop FILE` is, saying on stdout what a test needs to see:

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui import app as desk_app
-from folio_desktop.ui.desk.recovery_prompt import DISCARD, LATER, RESTORE
 from folio_desktop.ui.desk.window import ReviewWindow
+from folio_desktop.ui.disk.recovery_prompt import DISCARD, LATER, RESTORE
 
 CHILD = r"""
 import sys

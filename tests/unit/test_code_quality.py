@@ -47,15 +47,16 @@ def test_layers_import_only_downwards(layer):
 
 
 # the ui's components, lowest first: the shared modules at ui/ top (the undo stack, wording, the single-instance
-# lock and socket), the pages, then the panels and the chat beside each other, then the desk that assembles
-# them, then app.py
+# lock and socket), the pages, then the panels and the chat beside each other, then the document's file on disk
+# (which shows its news in the panels' bars), then the desk that assembles them, then app.py
 UI_FORBIDDEN = {
-    "review_actions.py": ("pages", "panels", "chat", "desk", "app"),
-    "wording.py": ("pages", "panels", "chat", "desk", "app"),
-    "single_instance.py": ("pages", "panels", "chat", "desk", "app"),
-    "pages": ("panels", "chat", "desk", "app"),
-    "panels": ("chat", "desk", "app"),
-    "chat": ("panels", "desk", "app"),
+    "review_actions.py": ("pages", "panels", "chat", "disk", "desk", "app"),
+    "wording.py": ("pages", "panels", "chat", "disk", "desk", "app"),
+    "single_instance.py": ("pages", "panels", "chat", "disk", "desk", "app"),
+    "pages": ("panels", "chat", "disk", "desk", "app"),
+    "panels": ("chat", "disk", "desk", "app"),
+    "chat": ("panels", "disk", "desk", "app"),
+    "disk": ("chat", "desk", "app"),
     "desk": ("app",),
 }
 

@@ -46,12 +46,12 @@ from ...docx import DocxReviewer
 from ...docx.errors import DocxError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest, read_document_file
+from ..disk.save_guard import read_only_problem, write_problem
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
 from ..review_actions import ReviewActions
 from ..wording import listed
 from .save_as_dialog import repairable_parts
-from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx)"
 SIZE = (1280, 860)  # at most; a smaller screen gets nine tenths of it

@@ -31,14 +31,15 @@ from ...docx import DocxError, DocxReviewer
 from ...docx.errors import SaveConflictError, SaveTargetMissingError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest
+from ..disk.file_watch import DiskWatch
+from ..disk.recent_files import RecentFiles
+from ..disk.recovery import RECOVERY_DIR, Autosaver, RecoveryEntry, RecoveryStore, autosave_interval_ms
+from ..disk.recovery_prompt import DISCARD, RESTORE, ask_recovery
+from ..disk.save_guard import read_only_problem, write_problem
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from .compare_window import CompareWindow
 from .export import export_pdf
-from .file_watch import DiskWatch
-from .recent_files import RecentFiles
-from .recovery import RECOVERY_DIR, Autosaver, RecoveryEntry, RecoveryStore, autosave_interval_ms
-from .recovery_prompt import DISCARD, RESTORE, ask_recovery
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
@@ -46,7 +47,6 @@ from .save_as_dialog import (
     repairable_parts,
     save_with_options,
 )
-from .save_guard import read_only_problem, write_problem
 
 DOCX_FILTER = "Word documents (*.docx);;All files (*)"
 PDF_FILTER = "PDF (*.pdf)"

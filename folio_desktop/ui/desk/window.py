@@ -33,6 +33,7 @@ from ..chat.live_bridge import LiveBridge
 from ..chat.mcp_share import McpShare
 from ..chat.panel import ChatPanel
 from ..chat.share_dialog import ShareDialog
+from ..disk.recent_files import desktop_settings
 from ..pages.reading_position import top_block_id
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
@@ -45,7 +46,6 @@ from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
-from .recent_files import desktop_settings
 from .settings_dialog import SettingsDialog
 
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
