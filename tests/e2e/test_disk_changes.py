@@ -93,13 +93,20 @@ def test_without_file_system_events_the_periodic_look_still_tells(qtbot, tmp_pat
     qtbot.waitUntil(lambda: bar_says(window, "was changed on disk"), timeout=NOTICED_MS)
 
 
-def test_a_deleted_file_is_told_and_saving_writes_it_back(qtbot, tmp_path):
+def test_a_deleted_file_is_told_and_saving_it_back_is_asked(qtbot, tmp_path):
+    from folio_desktop.ui.desk.files import CANCEL, OVERWRITE
+
     document = copy_pilot(tmp_path)
     window = open_window(qtbot, tmp_path, document)
     document.unlink()
     qtbot.waitUntil(lambda: bar_says(window, "was deleted or moved away on disk"), timeout=NOTICED_MS)
     disk = window.files.disk
     assert not disk.compare_button.isVisible() and not disk.reload_button.isVisible() and disk.keep_button.isVisible()
+    asked = []
+    window.files.ask_save_missing = lambda target: asked.append(target) or CANCEL
+    assert not window.files.save_document()
+    assert asked == [str(document)] and not document.exists()  # never created again without asking
+    window.files.ask_save_missing = lambda target: OVERWRITE  # "Save It There Again"
     assert window.files.save_document()
     assert document.is_file() and bar_hidden(window)
 
