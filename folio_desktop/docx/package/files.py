@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import DocxError
@@ -99,13 +100,20 @@ def atomic_write(path: str | os.PathLike, data: bytes, private: bool = False) ->
         st = None
     mode = 0o600 if private else (st.st_mode & 0o7777 if st is not None else new_file_mode())
     tmp = _write_temp(folder, data, mode)
-    try:
+    with _removed_on_failure(tmp):
         if st is not None and st.st_nlink > 1 and not private:
-            _rewrite_in_place(target, data, mode)
+            _rewrite_in_place(target, data)
             os.unlink(tmp)
         else:
             os.replace(tmp, target)
             _sync_folder(folder)
+
+
+@contextmanager
+def _removed_on_failure(tmp: str):
+    """A temporary file that must not outlive a failure (the error goes on up)."""
+    try:
+        yield
     except BaseException:
         try:
             os.unlink(tmp)
@@ -123,7 +131,7 @@ def _write_temp(folder: str, data: bytes, mode: int) -> str:
             break
         except FileExistsError:
             continue
-    try:
+    with _removed_on_failure(tmp):
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -132,16 +140,10 @@ def _write_temp(folder: str, data: bytes, mode: int) -> str:
             os.chmod(tmp, mode)
         except OSError:
             pass
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return tmp
 
 
-def _rewrite_in_place(target: str, data: bytes, mode: int) -> None:
+def _rewrite_in_place(target: str, data: bytes) -> None:
     """Overwrite a hard-linked file's bytes through the same inode. Should the write fail halfway (a
     full disk), the old bytes are put back before the error goes up."""
     with open(target, "r+b") as fh:

@@ -366,27 +366,24 @@ class DocumentFiles:
         try:
             return self.window.reviewer.save(target, force=force, damaged_parts=self.damaged_parts)
         except SaveTargetMissingError:
-            choice = self.ask_save_missing(target)
-            if choice == OVERWRITE:
-                return self._write(target, force=True)
-            if choice == SAVE_AS:
-                chosen = self._ask_save_path("Save document as", target, DOCX_FILTER)
-                return self._write(chosen) if chosen else None
-            self._status("Not saved: the document is still open here, unsaved.", 8000)
-            return None
+            return self._after_question(target, self.ask_save_missing(target),
+                                        "Not saved: the document is still open here, unsaved.")
         except SaveConflictError:
-            choice = self.ask_save_conflict(target)
-            if choice == OVERWRITE:
-                return self._write(target, force=True)
-            if choice == SAVE_AS:
-                chosen = self._ask_save_path("Save document as", target, DOCX_FILTER)
-                return self._write(chosen) if chosen else None
-            self._status("Not saved: the file on disk was left as the other program wrote it.",
-                         8000)
-            return None
+            return self._after_question(target, self.ask_save_conflict(target),
+                                        "Not saved: the file on disk was left as the other program wrote it.")
         except DocxError as exc:
             self._error("The document was not saved", write_problem(target, exc))
             return None
+
+    def _after_question(self, target: str, choice: str, cancelled: str) -> str | None:
+        """Act on the answer to a save's question: write anyway, Save As, or say nothing was saved."""
+        if choice == OVERWRITE:
+            return self._write(target, force=True)
+        if choice == SAVE_AS:
+            chosen = self._ask_save_path("Save document as", target, DOCX_FILTER)
+            return self._write(chosen) if chosen else None
+        self._status(cancelled, 8000)
+        return None
 
     def ask_save_conflict(self, target: str) -> str:
         """The file changed on disk since it was opened: SAVE_AS, OVERWRITE or CANCEL."""
