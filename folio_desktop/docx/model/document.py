@@ -74,10 +74,7 @@ class Document:
         self._patch_snapshot = patch_snapshot
         self.main_part = package.main_document_part()
         # past the content limits a document is refused before any of its paragraphs is read
-        count_text = package.text_to_count.get(self.main_part)
-        if count_text is None:  # a main part the package did not know by its content type
-            count_text = content_limits.scan_bytes(package.read(self.main_part), self.main_part)
-        root = package.xml(self.main_part)
+        root, count_text = package.main_tree(self.main_part)
         if count_text:
             content_limits.check_tree(root, self.main_part)
         if root.tag != w("document"):
@@ -148,9 +145,19 @@ class Document:
             return
         self._stamped.add(part)
         fallback = {p for fb in root.iter(MC_FALLBACK) for p in fb.iter(W_P)}
+        claimed: set[str] = set()
+        for p in root.iter(W_P):  # first, whether any paragraph needs an id (Word gives every one its own)
+            if fallback and p in fallback:
+                continue
+            pid = p.get(W14_PARA_ID)
+            if not pid or pid in claimed or pid.startswith(("seq-", "blank-")):
+                break
+            claimed.add(pid)
+        else:
+            return
         paragraphs = [p for p in root.iter(W_P) if p not in fallback]
         existing = {p.get(W14_PARA_ID) for p in paragraphs}
-        claimed: set[str] = set()
+        claimed.clear()
         stamped = False
         for ordinal, p in enumerate(paragraphs, start=1):
             pid = p.get(W14_PARA_ID)

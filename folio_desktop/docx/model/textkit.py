@@ -7,19 +7,20 @@ points. This module is the one place that converts between them.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import accumulate
 from operator import mul
 
-_WS = re.compile(r"\s+")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 HASH_PATTERN = re.compile(r"^h[0-9a-z]+$")
 
 
 def normalize(text: str) -> str:
-    """Collapse every whitespace run to one space and trim."""
-    return _WS.sub(" ", text).strip()
+    """Collapse every whitespace run to one space and trim (str.split's whitespace is the same set
+    as a regular expression's whitespace class: str.isspace)."""
+    return " ".join(text.split())
 
 
 _MOD = 2147483647
@@ -27,17 +28,31 @@ _POW33 = [1]  # 33**k mod (2^31 - 1), grown on demand
 
 
 def text_hash(text: str) -> str:
-    """'h' + base-36 of a djb2-style hash over code points, modulo 2^31-1.
+    """'h' + base-36 of a djb2-style hash over code points, modulo 2^31-1."""
+    return hash_name(hash_number(text))
+
+
+def hash_number(text: str) -> int:
+    """The number text_hash writes in base 36.
 
     The reference folds h = (h*33 + c) mod p character by character; that equals
-    5381*33^n + sum(c_i * 33^(n-1-i)) mod p, which is evaluated here with C-level map/sum
-    (hashing every block is the costliest part of a full read otherwise).
+    5381*33^n + sum(c_i * 33^(n-1-i)) mod p, which is evaluated here with C-level map/sum over the
+    code points reversed (hashing every block is the costliest part of a full read otherwise).
     """
     n = len(text)
     pw = _POW33
     while len(pw) <= n:
         pw.append(pw[-1] * 33 % _MOD)
-    h = (5381 * pw[n] + sum(map(mul, map(ord, reversed(text)), pw))) % _MOD
+    if text.isascii():
+        points = text.encode("ascii")[::-1]
+    else:
+        points = array("I", text.encode("utf-32-le"))
+        points.reverse()
+    return (5381 * pw[n] + sum(map(mul, points, pw))) % _MOD
+
+
+def hash_name(h: int) -> str:
+    """'h' + h in base 36."""
     digits = []
     while True:
         h, r = divmod(h, 36)

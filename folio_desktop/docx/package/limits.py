@@ -1,31 +1,63 @@
-"""How much a document may hold: the paragraph count and text sizes past which it is refused.
+"""How much a document may hold, and the counts that refuse it before any of it is built.
 
-Reading costs time in proportion to paragraphs and text (paraIds, hashes, labels, pages), so a
-document past these limits is refused before any of that work, with the figure and the limit in
-the message. The package limits (file, entries, part sizes, compression) are in opc.py.
+Every limit is checked on the bytes as they are inflated, before the part's tree is built, so a
+refusal costs little more memory than the file itself (benchmarks/open_memory.py measures it: under
+100 MB for every hostile shape it builds). A refusal is a DocxTooLargeError whose message names the
+figure and the limit.
 
-Limits (benchmarks/open_scaling.py builds contracts in code: 10,000 paragraphs are ~500 pages and
-2.5 million characters; one of 100,000 opens in 20 s of processor time, 1.2 GB, on a shared 2-core
-machine, 50 s wall under its load of 5):
+The package (opc.py reads the zip; the sizes are those its directory declares, then those inflated):
 
-* paragraphs (w:p) in the main part, table cells and text boxes included: 100,000
+* the file: 512 MiB
+* zip entries: 10,000
+* one part, inflated: 256 MiB; all parts together: 1 GiB
+* compression ratio of an XML part over 1 MiB: 250:1 (text XML compresses ~10-90:1; a zip bomb a
+  thousand to one). Pictures and other binary parts have no ratio rule (a blank EMF compresses as
+  well as a bomb), and are never held at open.
+
+The markup of all the XML parts together (a tree costs ~140 bytes an element and ~250 an
+attribute; 100,000 paragraphs of a heavily formatted contract hold some 6.5 million of each):
+
+* elements: 8,000,000; attributes: 8,000,000 (counted on bytes: each '<' that opens an element, each '=')
+* bytes from one '<' to the next (one tag, text or comment): 16 MiB. The parser refuses a text or an
+  attribute over 10 MB itself, but only once it has buffered it: a 50 MB attribute cost 100 MB.
+
+What the main part holds (benchmarks/open_scaling.py: 10,000 generated paragraphs are ~500 pages
+and 2.5 million characters; 80,000 open in ~9 s of processor time and less memory than python-docx):
+
+* paragraphs (w:p), table cells and text boxes included: 100,000
 * text of one paragraph (w:t and w:delText, in characters): 1,000,000
 * text of the main part: 40,000,000 characters
 
-The paragraph count and the text of any paragraph long enough in bytes to be over the limit are
-taken on the main part's bytes (regular-expression scans, ~0.2 s for 60 MB) as soon as the package
-is read, before any paragraph is looked at; the text sizes are counted exactly on the tree, and
-only when the bytes could hold that much text at all (walking the tree costs five times the scan).
+PartScan counts them on the main part's bytes as they stream past: the paragraph starts (a regular
+expression over each chunk), and the text of a paragraph only once its bytes could hold more than
+the limit (text costs at least a byte a character), of all of them only when the part's bytes could
+hold more than the document limit. When the part is plain UTF-8 markup (no comment, CDATA or
+processing instruction, one binding of the WordprocessingML namespace) those counts are exactly what
+the tree holds; otherwise they only refuse what is surely over, and check_tree counts on the tree.
+A part that binds the namespace more than once, or that is not in an ASCII-compatible encoding, is
+counted by the parser itself (count_events) before its tree is built.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lxml import etree
 
 from ..errors import DocxTooLargeError
-from .ooxml import W_NS
+from .ooxml import STRICT_W_NS, W_NS
+
+MAX_PACKAGE_BYTES = 512 * 1024 * 1024
+MAX_ENTRIES = 10_000
+MAX_PART_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+MAX_RATIO = 250
+RATIO_FLOOR_BYTES = 1024 * 1024
+
+MAX_ELEMENTS = 8_000_000
+MAX_ATTRIBUTES = 8_000_000
+MAX_STRETCH_BYTES = 16 * 1024 * 1024
 
 MAX_PARAGRAPHS = 100_000
 MAX_PARAGRAPH_CHARS = 1_000_000
@@ -33,51 +65,288 @@ MAX_TEXT_CHARS = 40_000_000
 
 _W = "{" + W_NS + "}"
 _T_P, _T_T, _T_DELTEXT = _W + "p", _W + "t", _W + "delText"
-# the prefix the root binds to the WordprocessingML namespace (group 1 empty: the default namespace)
-_W_DECLARATION = re.compile(rb"""xmlns(?::([A-Za-z_][\w.\-]*))?\s*=\s*["']""" + re.escape(W_NS.encode()) + rb"""["']""")
+_STRICT = "{" + STRICT_W_NS + "}"
+_NAMESPACES = rb"(?:" + re.escape(W_NS.encode()) + rb"|" + re.escape(STRICT_W_NS.encode()) + rb")"
+# a binding of the WordprocessingML namespace (group 1: the prefix, None for the default namespace)
+_W_DECLARATION = re.compile(rb"""xmlns(?::([A-Za-z_][\w.\-]*))?\s*=\s*["']""" + _NAMESPACES + rb"""["']""")
+_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._\-]+)["']""")
 _HEAD_BYTES = 65536
 _ENTITY = re.compile(rb"&[^;&<]{1,12};")
+_CONTINUATION = bytes(range(0x80, 0xC0))
+_OOXML = b"http://purl.oclc.org/ooxml/"
 
 
-def scan_bytes(data: bytes, part: str) -> bool:
-    """Refuse a part holding more than MAX_PARAGRAPHS paragraphs, counted on its bytes. Returns
-    whether the text sizes must be counted on the tree (check_tree): the bytes could hold a
-    paragraph or a document over the text limits, or the count could not be taken on bytes."""
-    head = data[:_HEAD_BYTES]
-    declared = _W_DECLARATION.search(head)
-    if declared is None or head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:2] in (b"<\x00", b"\x00<"):
-        return True  # an unusual encoding or binding: the tree is counted instead
-    prefix = declared.group(1)
-    name = re.escape(prefix) + rb":p" if prefix else rb"p"
-    starts = [m.start() for m in re.finditer(rb"<" + name + rb"[\s/>]", data)]
-    if len(starts) > MAX_PARAGRAPHS:
-        raise _too_many(len(starts), part)
-    starts.append(len(data))
-    long_stretches = [(i, a, b) for i, (a, b) in enumerate(zip(starts, starts[1:]), start=1)
-                      if b - a >= MAX_PARAGRAPH_CHARS]
-    if long_stretches:
-        text = re.compile(rb"<" + (re.escape(prefix) + rb":" if prefix else b"") + rb"(?:t|delText)(?:\s[^>]*)?(?<!/)>([^<]*)<")
-        for number, a, b in long_stretches:
-            if _text_chars(text, data, a, b) > MAX_PARAGRAPH_CHARS:
-                raise _too_long(number, part)
-    # every character of a paragraph's text takes at least a byte between its start and the next
-    # paragraph's start, so when no such stretch is that long, no paragraph can be over the limit
-    # (the count on bytes above is a first look: the tree has the last word)
-    return bool(long_stretches) or len(data) >= MAX_TEXT_CHARS
+class Markup:
+    """The elements and attributes of every XML part read so far, against their limits."""
+
+    __slots__ = ("elements", "attributes")
+
+    def __init__(self):
+        self.elements = 0
+        self.attributes = 0
+
+    def feed(self, chunk: bytes, part: str) -> None:
+        self.elements += chunk.count(b"<") - chunk.count(b"</") - chunk.count(b"<!") - chunk.count(b"<?")
+        self.attributes += chunk.count(b"=")
+        if self.elements > MAX_ELEMENTS or self.attributes > MAX_ATTRIBUTES:
+            what, count, limit = (("elements", self.elements, MAX_ELEMENTS) if self.elements > MAX_ELEMENTS
+                                  else ("attributes", self.attributes, MAX_ATTRIBUTES))
+            raise DocxTooLargeError(
+                f"The document's markup holds more than {count:,} {what} by {part}, over the limit of {limit:,} "
+                f"{what} for a document. Split it into smaller documents in Word and open them one at a time."
+            )
 
 
-def _text_chars(text: re.Pattern, data: bytes, start: int, end: int) -> int:
-    """Characters of the w:t and w:delText text between two byte offsets (an entity is one),
-    counted until they pass the paragraph limit."""
-    count = 0
-    for match in text.finditer(data, start, end):
-        chunk = match.group(1)
-        count += len(chunk.decode("utf-8", "replace"))
-        if b"&" in chunk:
-            count -= sum(len(entity) - 1 for entity in _ENTITY.findall(chunk))
-        if count > MAX_PARAGRAPH_CHARS:
-            break
+def _chars(text: bytes) -> int:
+    """Characters of UTF-8 text as the parser reads it: an entity or a character reference is one, so
+    is a CR LF."""
+    count = len(text.translate(None, _CONTINUATION))
+    if b"&" in text:
+        count -= sum(map(len, _ENTITY.findall(text))) - len(_ENTITY.findall(text))
+    if b"\r" in text:
+        count -= text.count(b"\r\n")
     return count
+
+
+class PartScan:
+    """The counts of one XML part, fed its bytes chunk by chunk as they are inflated.
+
+    Every part: its markup (Markup) and whether it is Strict Open XML. The main part (`main`): its
+    paragraphs and their text against the content limits; a paragraph over the text limit is refused
+    at once, too many paragraphs or too much text once the part is read (with the figure). close()
+    says whether the text must still be counted on the tree (check_tree), and `unusual` whether the
+    paragraphs must be counted by the parser (count_events) before the tree is built."""
+
+    def __init__(self, part: str, markup: Markup, main: bool = False, declared: int = 0):
+        self.part = part
+        self.markup = markup
+        self.main = main
+        self.strict = False
+        self.unusual = False  # the namespace is bound twice, or the bytes are not ASCII-compatible markup
+        self.exact = True  # the counts are the tree's (see the module's docstring)
+        self.paragraphs = 0
+        self._tail = b""  # the last bytes of the previous chunk (a name may straddle two chunks)
+        self._head: bytearray | None = bytearray()  # the start of a main part, until its binding is known
+        self._carry = b""  # the bytes since the last '<' (pieces run from a '<' up to the next)
+        self._prefix: bytes | None = None
+        self._p = self._t = self._t_tag = None  # paragraph start and text patterns, under the prefix
+        self._stretch = 0  # bytes of the current paragraph so far (while it has not ended)
+        self._held: list[bytes] = []  # and those bytes, while too few to hold too much text
+        self._long = False  # the current paragraph's text is being counted
+        self._current = 0  # characters of the current paragraph counted
+        self._long_seen = False  # some paragraph was long enough in bytes to be over the limit
+        self._total = 0  # characters of text of the part (counted when it could be over the limit)
+        self._count_total = declared >= MAX_TEXT_CHARS
+        self._stretch_bytes = 0  # bytes since the last '<'
+
+    # -- feeding ---------------------------------------------------------------------------------
+
+    def feed(self, chunk: bytes) -> None:
+        self.markup.feed(chunk, self.part)
+        first = chunk.find(b"<")
+        if self._stretch_bytes + (len(chunk) if first < 0 else first) > MAX_STRETCH_BYTES:
+            raise DocxTooLargeError(
+                f"The part {self.part} holds more than {MAX_STRETCH_BYTES:,} bytes from one tag to the next (one "
+                "text, attribute or comment that long, which no document needs); the document was refused as unsafe."
+            )
+        self._stretch_bytes = self._stretch_bytes + len(chunk) if first < 0 else len(chunk) - chunk.rfind(b"<") - 1
+        edge = self._tail + chunk[:len(_OOXML)]
+        if not self.strict:
+            self.strict = _OOXML in edge or _OOXML in chunk
+        if self.main and self.exact and self._head is None:
+            # a comment, CDATA section or processing instruction could hide text from the patterns
+            if b"<!" in chunk or b"<?" in chunk or b"<!" in edge or b"<?" in edge:
+                self.exact = False
+        self._tail = chunk[-len(_OOXML):]
+        if not self.main:
+            return
+        if self._head is not None:
+            self._head += chunk
+            if len(self._head) < _HEAD_BYTES:
+                return
+            chunk = self._start()
+        self._scan(chunk)
+
+    def close(self) -> bool:
+        """The end of the part; returns whether its text must still be counted on the tree."""
+        if not self.main:
+            return False
+        if self._head is not None:
+            self._scan(self._start())
+        if not self.unusual:
+            self._piece(self._carry, last=True)
+            self._carry = b""
+        if self.unusual:
+            return True
+        if self.paragraphs > MAX_PARAGRAPHS:
+            raise _too_many(self.paragraphs, self.part)
+        if self._total > MAX_TEXT_CHARS:
+            raise _too_much_text(self._total, self.part, "" if self.exact else "at least ")
+        return not self.exact and (self._long_seen or self._count_total)
+
+    def _start(self) -> bytes:
+        """Read the head of a main part: its encoding and the prefix of the WordprocessingML namespace;
+        returns the head, to be scanned as the first chunk."""
+        head, self._head = bytes(self._head), None
+        body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:2] in (b"<\x00", b"\x00<") \
+                or not body.startswith(b"<"):
+            self.unusual = True  # UTF-16, or another encoding the patterns cannot read
+            return head
+        if head.count(b"<?") > (1 if body.startswith(b"<?xml") else 0) or b"<!" in head:
+            self.exact = False
+        encoding = _ENCODING.match(body)
+        if encoding is not None and encoding.group(1).lower() not in (b"utf-8", b"utf8"):
+            self.exact = False  # ASCII markup, but its text is not counted as UTF-8
+        declared = _W_DECLARATION.search(head)
+        if declared is None:
+            self.unusual = True
+            return head
+        self._prefix = declared.group(1) or b""
+        prefix = re.escape(self._prefix) + b":" if self._prefix else b""
+        self._p = re.compile(rb"<" + prefix + rb"p[\s/>]")
+        self._t = re.compile(rb"<" + prefix + rb"(?:t|delText)(?:\s[^>]*)?(?<!/)>([^<]*)")
+        self._t_tag = re.compile(rb"<" + prefix + rb"(?:t|delText)(?:\s[^>]*)?(?<!/)>")
+        return head
+
+    def _scan(self, chunk: bytes) -> None:
+        if self.unusual:
+            return
+        data = self._carry + chunk if self._carry else chunk
+        cut = data.rfind(b"<")
+        if cut <= 0:
+            self._carry = data
+            if len(data) > max(MAX_PARAGRAPH_CHARS, 1 << 16):
+                self._flush()
+            return
+        self._carry = data[cut:]
+        self._piece(data[:cut])
+
+    # -- pieces: whole tags and whole text, from a '<' up to the next -------------------------------
+
+    def _piece(self, piece: bytes, last: bool = False) -> None:
+        if not piece or self.unusual:
+            return
+        if b"xmlns" in piece:
+            for declared in _W_DECLARATION.finditer(piece):
+                if (declared.group(1) or b"") != self._prefix:
+                    self.unusual = True  # a second prefix: the patterns cannot follow it
+                    return
+        if self.paragraphs > MAX_PARAGRAPHS:  # refused at close: only counted on, to say how many
+            self.paragraphs += len(self._p.findall(piece))
+            return
+        if self._count_total:
+            self._total += _chars(b"".join(self._t.findall(piece)))
+        starts = [m.start() for m in self._p.finditer(piece)]
+        if not starts:
+            self._segment(piece, 0, len(piece), ends=last)
+            return
+        self._segment(piece, 0, starts[0], ends=True)
+        number = self.paragraphs
+        self.paragraphs += len(starts)
+        if self.paragraphs > MAX_PARAGRAPHS:
+            return
+        limit = MAX_PARAGRAPH_CHARS
+        for a, b in zip(starts, starts[1:]):
+            number += 1
+            if b - a >= limit:  # a paragraph whose bytes could hold too much text
+                self._long_seen = True
+                self._current = 0
+                self._count(piece, a, b, number)
+        self._current = 0
+        self._segment(piece, starts[-1], len(piece), ends=last)
+
+    def _segment(self, piece: bytes, start: int, end: int, ends: bool) -> None:
+        """Bytes [start, end) of a piece belong to the current paragraph; `ends`: it ends there."""
+        size = end - start
+        if self._long:
+            self._count(piece, start, end)
+        elif self._stretch + size >= MAX_PARAGRAPH_CHARS:
+            self._long = self._long_seen = True
+            for held in self._held:
+                self._count(held, 0, len(held))
+            self._held = []
+            self._count(piece, start, end)
+        elif not ends and size:
+            self._held.append(piece[start:end])
+        self._stretch += size
+        if ends:
+            self._stretch = self._current = 0
+            self._held = []
+            self._long = False
+
+    def _count(self, data: bytes, start: int, end: int, number: int | None = None) -> None:
+        for match in self._t.finditer(data, start, end):
+            self._current += _chars(match.group(1))
+            if self._current > MAX_PARAGRAPH_CHARS:
+                raise _too_long(self.paragraphs if number is None else number, self.part)
+
+    def _flush(self) -> None:
+        """The carry grew past a paragraph's limit without a '<': the inside of one huge tag, text or
+        comment. A w:t's text is counted, any other dropped; the tag that opened it is kept."""
+        data = self._carry
+        gt = data.find(b">")
+        if gt < 0:  # inside a tag: its name is all the patterns need (a binding in it: see above)
+            if b"xmlns" in data[1:]:
+                self.unusual = True
+            self._carry = data[:256] + data[-16:]
+            return
+        tag, text = data[:gt + 1], data[gt + 1:]
+        cut = len(text) - 16  # the last bytes wait for the next chunk: they may open an entity or a CR LF
+        amp = text.rfind(b"&", cut)
+        body, tail = text[:amp if amp >= 0 else cut], text[amp if amp >= 0 else cut:]
+        if self._t_tag.fullmatch(tag):
+            chars = _chars(body)
+            self._total += chars if self._count_total else 0
+            if not self._long:  # (it is past the limit in bytes now)
+                self._long = self._long_seen = True
+                for held in self._held:
+                    self._count(held, 0, len(held))
+                self._held = []
+            self._current += chars
+            if self._current > MAX_PARAGRAPH_CHARS:
+                raise _too_long(self.paragraphs, self.part)
+        self._stretch += len(body)
+        self._carry = tag + tail
+
+
+def count_events(chunks: Iterable[bytes], part: str) -> bool:
+    """Count the paragraphs and their text with the parser itself, on a tree it clears as it goes
+    (for a part whose bytes the patterns cannot read); refuses what is over the limits. Returns
+    whether the count was made (False: the part is not well-formed, which its tree will report)."""
+    tags = [ns + name for ns in (_W, _STRICT) for name in ("p", "t", "delText")]
+    parser = etree.XMLPullParser(events=("start", "end"), tag=tags, resolve_entities=False, no_network=True,
+                                 load_dtd=False, huge_tree=False)
+    count = current = total = 0
+    try:
+        for chunk in chunks:
+            parser.feed(chunk)
+            for event, el in parser.read_events():
+                if el.tag in (_T_P, _STRICT + "p"):
+                    if event == "start":
+                        count += 1
+                        current = 0
+                        if count > MAX_PARAGRAPHS:  # (what the tree holds past here is not counted)
+                            raise _too_many(MAX_PARAGRAPHS, part, "more than ")
+                        continue
+                    el.clear(keep_tail=True)
+                    parent = el.getparent()
+                    while parent is not None and el.getprevious() is not None:
+                        del parent[0]
+                    continue
+                if event == "end":
+                    n = len(el.text or "")
+                    current += n
+                    total += n
+                    el.clear(keep_tail=True)
+                    if current > MAX_PARAGRAPH_CHARS:
+                        raise _too_long(count, part)
+                    if total > MAX_TEXT_CHARS:
+                        raise _too_much_text(total, part, "more than ")
+        parser.close()
+    except etree.XMLSyntaxError:
+        return False
+    return True
 
 
 def check_tree(root: etree._Element, part: str) -> None:
@@ -101,10 +370,7 @@ def check_tree(root: etree._Element, part: str) -> None:
     if count > MAX_PARAGRAPHS:
         raise _too_many(count, part)
     if total > MAX_TEXT_CHARS:
-        raise DocxTooLargeError(
-            f"The document holds {total:,} characters of text, over the limit of {MAX_TEXT_CHARS:,} "
-            f"characters ({part}). Split it into smaller documents in Word and open them one at a time."
-        )
+        raise _too_much_text(total, part)
 
 
 def _too_long(number: int, part: str) -> DocxTooLargeError:
@@ -115,8 +381,15 @@ def _too_long(number: int, part: str) -> DocxTooLargeError:
     )
 
 
-def _too_many(count: int, part: str) -> DocxTooLargeError:
+def _too_many(count: int, part: str, more: str = "") -> DocxTooLargeError:
     return DocxTooLargeError(
-        f"The document has {count:,} paragraphs, over the limit of {MAX_PARAGRAPHS:,} paragraphs ({part}). "
+        f"The document has {more}{count:,} paragraphs, over the limit of {MAX_PARAGRAPHS:,} paragraphs ({part}). "
         "Split it into smaller documents in Word and open them one at a time."
+    )
+
+
+def _too_much_text(total: int, part: str, more: str = "") -> DocxTooLargeError:
+    return DocxTooLargeError(
+        f"The document holds {more}{total:,} characters of text, over the limit of {MAX_TEXT_CHARS:,} "
+        f"characters ({part}). Split it into smaller documents in Word and open them one at a time."
     )

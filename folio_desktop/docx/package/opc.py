@@ -1,27 +1,21 @@
 """The OPC package: zip entries, relationships, content types, safe XML parsing, the package as bytes (files.py writes them to disk).
 
 Every .docx is hostile until proven otherwise. This module is the only place that touches the zip
-and the only place that turns part bytes into lxml trees, so the limits below hold everywhere.
+and the only place that turns part bytes into lxml trees, so the limits (limits.py) hold everywhere.
 
-Limits (chosen well above anything a real contract needs; a 500-page contract is ~1 MB of XML):
-
-* package file size: 512 MiB
-* zip entries: 10,000
-* one part, uncompressed: 256 MiB
-* all parts together, uncompressed: 1 GiB
-* compression ratio of an XML part larger than 1 MiB: 250:1 (text XML compresses ~10-90:1; a zip
-  bomb compresses a thousand to one). Pictures and other binary parts have no ratio rule: a blank
-  EMF compresses as well as a bomb, and they are never held in memory at open, only size-capped.
-
-Every entry is checked at open, once: its declared sizes against the limits before a byte is
-inflated, then inflated in chunks under a running cap (a header that understates the size cannot
-make the read allocate past it) with its CRC checked; every XML part is parsed then and its tree
-kept. Damage in an essential part (damage.ESSENTIAL) refuses the open, naming the part;
-damage elsewhere (theme, font table, settings, custom XML, document properties) opens with a
-warning in `Package.warnings`, and at save the part is kept as it was or rebuilt minimal.
-The limits guard what we read, never what we write. XML is parsed with entity resolution, DTD
-loading and network access off, and a part that declares a DTD at all is refused (OOXML never
-needs one).
+Every entry is checked at open, once, in stored order: its declared sizes against the limits before
+a byte is inflated, then inflated in 1 MiB chunks under a running cap (a header that understates the
+size cannot make the read allocate past it) with its CRC checked. The chunks of an XML part stream
+through its counts (limits.PartScan: markup, and the main part's paragraphs and text), so a part over
+a limit is refused before its tree is built and without being held; then it is parsed (from the bytes
+when they are few, else inflated again into the parser). The trees of the package's bookkeeping and
+of the WordprocessingML parts are kept; other parts (custom XML, document properties, the theme)
+are parsed again when asked for. Inflated bytes are never kept: a save inflates an unchanged part
+again. Damage in an essential part (damage.ESSENTIAL) refuses the open, naming the part; damage
+elsewhere (theme, font table, settings, custom XML, document properties) opens with a warning in
+`Package.warnings`, and at save the part is kept as it was or rebuilt minimal. The limits guard what
+we read, never what we write. XML is parsed with entity resolution, DTD loading and network access
+off, and a part that declares a DTD at all is refused (OOXML never needs one).
 """
 
 from __future__ import annotations
@@ -37,7 +31,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ..errors import CorruptDocxError, DocxTooLargeError, EncryptedDocxError, NotADocxError
-from . import limits as content_limits
+from . import limits
 from .damage import (
     DAMAGED_PART_CHOICES,
     KEEP,
@@ -47,14 +41,11 @@ from .damage import (
     kind_of,
     stand_in_for,
 )
-from .strict import is_strict, to_transitional
+from .limits import Markup, PartScan
+from .strict import to_transitional
 
-MAX_PACKAGE_BYTES = 512 * 1024 * 1024
-MAX_ENTRIES = 10_000
-MAX_PART_BYTES = 256 * 1024 * 1024
-MAX_TOTAL_BYTES = 1024 * 1024 * 1024
-MAX_RATIO = 250
-RATIO_FLOOR_BYTES = 1024 * 1024
+HOLD_BYTES = 8 * 1024 * 1024  # an XML part up to this size is parsed from its bytes; a larger one is inflated again
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError)
 
 CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -75,29 +66,49 @@ MAIN_CONTENT_TYPES = (
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
 )
+_BOOKKEEPING = ("[content_types].xml",)
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=False)
+
+
+def _dtd_refused(part_name: str) -> CorruptDocxError:
+    return CorruptDocxError(
+        f"The part {part_name} declares a DTD, which Word documents never do; it was refused as unsafe.", part_name)
 
 
 def parse_xml(data: bytes, part_name: str) -> etree._Element:
     """Parse one part's XML safely; refuse DTDs; raise CorruptDocxError naming the part."""
-    if _declares_dtd(data):
-        raise CorruptDocxError(
-            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
-            "as unsafe.",
-            part_name,
-        )
+    return parse_xml_chunks((data,), part_name, whole=True)
+
+
+def parse_xml_chunks(chunks, part_name: str, whole: bool = False) -> etree._Element:
+    """parse_xml over a part's bytes in chunks (fed to the parser as they come, never joined);
+    `whole`: the one chunk is the whole part."""
+    first = True
     try:
-        root = etree.fromstring(data, _PARSER)
+        if whole:
+            (data,) = chunks
+            if _declares_dtd(data):
+                raise _dtd_refused(part_name)
+            root = etree.fromstring(data, _PARSER)
+        else:
+            parser = _parser()
+            for chunk in chunks:
+                if first and _declares_dtd(chunk):
+                    raise _dtd_refused(part_name)
+                first = False
+                parser.feed(chunk)
+            root = parser.close()
     except etree.XMLSyntaxError as exc:
         raise CorruptDocxError(f"The part {part_name} is not well-formed XML ({exc}).", part_name) from None
     except ValueError as exc:  # e.g. unsupported encoding declarations
         raise CorruptDocxError(f"The part {part_name} could not be decoded ({exc}).", part_name) from None
     docinfo = root.getroottree().docinfo
     if docinfo.doctype or docinfo.internalDTD is not None:
-        raise CorruptDocxError(
-            f"The part {part_name} declares a DTD, which Word documents never do; it was refused "
-            "as unsafe.",
-            part_name,
-        )
+        raise _dtd_refused(part_name)
     return root
 
 
@@ -110,6 +121,14 @@ def _declares_dtd(data: bytes) -> bool:
         except UnicodeDecodeError:
             return False
     return b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper()
+
+
+def _keeps_tree(name: str, content_type: str) -> bool:
+    """Whether an XML part's tree is kept from the open: the package's bookkeeping and the
+    WordprocessingML parts, which reading and editing use; any other (custom XML, document properties,
+    the theme) is parsed again when asked for."""
+    low = name.lower()
+    return low in _BOOKKEEPING or low.endswith(".rels") or "wordprocessingml" in content_type
 
 
 def _is_xml(name: str, content_type: str) -> bool:
@@ -190,9 +209,9 @@ class Package:
     """A .docx zip held in memory. Parts are raw bytes until someone asks for their XML tree."""
 
     def __init__(self, data: bytes):
-        if len(data) > MAX_PACKAGE_BYTES:
+        if len(data) > limits.MAX_PACKAGE_BYTES:
             raise DocxTooLargeError(
-                f"The file is {len(data):,} bytes, over the {MAX_PACKAGE_BYTES:,}-byte limit for a document."
+                f"The file is {len(data):,} bytes, over the {limits.MAX_PACKAGE_BYTES:,}-byte limit for a document."
             )
         sniff(data)
         self._data = data
@@ -201,9 +220,9 @@ class Package:
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
             raise CorruptDocxError(f"The file is a damaged zip package and cannot be opened ({exc}).") from None
-        if len(infos) > MAX_ENTRIES:
+        if len(infos) > limits.MAX_ENTRIES:
             raise DocxTooLargeError(
-                f"The package has {len(infos):,} entries, over the {MAX_ENTRIES:,}-entry limit."
+                f"The package has {len(infos):,} entries, over the {limits.MAX_ENTRIES:,}-entry limit."
             )
         self.entries = infos  # every entry, folders included, in stored order (for saving)
         self.infos: list[zipfile.ZipInfo] = []
@@ -217,8 +236,12 @@ class Package:
                 )
             self.infos.append(info)
             self._by_lower.setdefault(info.filename.lower(), info)
+        # bytes held: binary parts once read, Strict parts as translated, damaged parts' stand-ins
         self._raw: dict[str, bytes] = {}
         self._trees: dict[str, etree._Element] = {}
+        self._strict: set[str] = set()  # parts in Strict Open XML, translated whenever read (strict.py)
+        self._markup = Markup()
+        self._xml_names: set[str] | None = None
         self._total = 0
         self.dirty: set[str] = set()
         self.added: dict[str, bytes] = {}
@@ -241,31 +264,34 @@ class Package:
     # -- the check at open -----------------------------------------------------------------------
 
     def _check_every_entry(self) -> None:
-        """Read every entry once, now: declared sizes first, then inflate with CRC check; parse every
-        XML part. Damage in an essential part raises; elsewhere it becomes a warning and a stand-in."""
+        """Read every entry once, now: declared sizes first, then inflate with CRC check, counting and
+        parsing every XML part. Damage in an essential part raises; elsewhere it becomes a warning and
+        a stand-in."""
         for info in self.infos:
-            if info.file_size > MAX_PART_BYTES:
+            if info.file_size > limits.MAX_PART_BYTES:
                 raise DocxTooLargeError(
-                    f"The part {info.filename} inflates to more than {MAX_PART_BYTES:,} bytes (its zip entry "
+                    f"The part {info.filename} inflates to more than {limits.MAX_PART_BYTES:,} bytes (its zip entry "
                     f"says {info.file_size:,}); the document was refused as unsafe."
                 )
         declared = sum(i.file_size for i in self.infos)
-        if declared > MAX_TOTAL_BYTES:
+        if declared > limits.MAX_TOTAL_BYTES:
             raise DocxTooLargeError(
-                f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total (its zip directory "
+                f"The package inflates to more than {limits.MAX_TOTAL_BYTES:,} bytes in total (its zip directory "
                 f"says {declared:,}); the document was refused as unsafe."
             )
         ct = self._by_lower.get("[content_types].xml")
         if ct is not None:  # first: it says which other parts are XML
-            self._check_entry(ct, xml=True)
+            self._check_entry(ct, xml=True, keep=True)
             if ct.filename in self._failed:
                 raise self._failed[ct.filename]
         types = self.content_types()
-        xml_names = {i.filename for i in self.infos if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
+        xml_names = self._xml_names = {i.filename for i in self.infos
+                                       if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
         for info in self.infos:
             if info is not ct:
-                main = types.get(info.filename.lower(), "") in MAIN_CONTENT_TYPES
-                self._check_entry(info, xml=info.filename in xml_names, main=main)
+                ctype = types.get(info.filename.lower(), "")
+                self._check_entry(info, xml=info.filename in xml_names, main=ctype in MAIN_CONTENT_TYPES,
+                                  keep=_keeps_tree(info.filename, ctype))
         if not self._failed:
             return
         failed = {n.lower(): n for n in self._failed}
@@ -296,13 +322,15 @@ class Package:
         except CorruptDocxError:  # that rels part is damaged itself
             return []
 
-    def _check_entry(self, info: zipfile.ZipInfo, xml: bool, main: bool = False) -> None:
+    def _check_entry(self, info: zipfile.ZipInfo, xml: bool, main: bool = False, keep: bool = True) -> None:
         """Refuse an entry past the limits from its declared sizes, before inflating it; then inflate
-        it (an XML part is kept and parsed, anything else only CRC-checked and dropped)."""
+        it: an XML part through its counts, then parsed (its tree kept when `keep`); anything else only
+        CRC-checked and dropped."""
         name = info.filename
-        if xml and info.file_size > RATIO_FLOOR_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        if xml and info.file_size > limits.RATIO_FLOOR_BYTES \
+                and info.file_size > limits.MAX_RATIO * max(info.compress_size, 1):
             raise DocxTooLargeError(
-                f"The part {name} expands more than {MAX_RATIO}:1 when inflated ({info.compress_size:,} "
+                f"The part {name} expands more than {limits.MAX_RATIO}:1 when inflated ({info.compress_size:,} "
                 f"to {info.file_size:,} bytes), as a zip bomb does; the document was refused as unsafe."
             )
         if self._by_lower[name.lower()] is not info:
@@ -313,28 +341,60 @@ class Package:
             except CorruptDocxError:
                 pass
             return
+        if not xml:
+            try:
+                self._inflate(info, keep=False, ratio=False, count=True)
+            except CorruptDocxError as exc:
+                self._failed[name] = exc
+            return
+        scan = PartScan(name, self._markup, main=main, declared=info.file_size)
+        held: list[bytes] | None = [] if info.file_size <= HOLD_BYTES else None
         try:
-            data = self._inflate(info, keep=xml, ratio=xml, count=True)
+            for chunk in self._chunks(info, ratio=True, count=True):
+                scan.feed(chunk)
+                if held is not None:
+                    held.append(chunk)
         except CorruptDocxError as exc:
             self._failed[name] = exc
             return
-        if xml:
-            if is_strict(data):  # read (and saved) in the transitional vocabulary: strict.py
-                data = to_transitional(data)
-                self.from_strict = True
-            self._raw[name] = data
-            if main:  # past the paragraph limit a main document is refused before it is parsed
-                self.text_to_count[name] = content_limits.scan_bytes(data, name)
-            try:
-                self._trees[name] = parse_xml(data, name)
-            except CorruptDocxError as exc:
-                self._failed[name] = exc
+        count_text = scan.close()  # past a content limit a main part is refused here, before its tree
+        data = b"".join(held) if held is not None else None
+        del held
+        if scan.strict:  # read (and saved) in the transitional vocabulary: strict.py
+            self._strict.add(name)
+            self.from_strict = True
+            data = self._raw[name] = to_transitional(data if data is not None else self._inflate(
+                info, keep=True, ratio=False, count=False))
+        if main:
+            if scan.unusual and limits.count_events(self._stream(name, data), name):
+                count_text = False
+            self.text_to_count[name] = count_text
+        try:
+            tree = parse_xml(data, name) if data is not None else parse_xml_chunks(self._stream(name), name)
+        except CorruptDocxError as exc:
+            self._failed[name] = exc
+            return
+        if keep:
+            self._trees[name] = tree
+
+    def _stream(self, name: str, data: bytes | None = None):
+        """A part's bytes in chunks: `data` when given, the held bytes, else inflated again (the entry
+        was checked at open)."""
+        data = data if data is not None else self._raw.get(name)
+        if data is not None:
+            yield from (data[i:i + (1 << 20)] for i in range(0, max(len(data), 1), 1 << 20))
+            return
+        yield from self._chunks(self._by_lower[name.lower()], ratio=False, count=False)
 
     def _salvage(self, info: zipfile.ZipInfo) -> bytes:
         """What a damaged entry inflates to, CRC unchecked, up to the first broken byte (never past
         its declared size): "keep" writes exactly this back."""
         if info.filename in self._raw:
             return self._raw[info.filename]
+        data = self._raw_entry(info)
+        return to_transitional(data) if info.filename in self._strict else data
+
+    def _raw_entry(self, info: zipfile.ZipInfo) -> bytes:
         data = self._data
         start = info.header_offset
         if len(data) < start + 30 or data[start:start + 4] != b"PK\x03\x04":
@@ -372,8 +432,9 @@ class Package:
         return [i.filename for i in self.infos] + [n for n in self.added if n.lower() not in self._by_lower]
 
     def read(self, name: str) -> bytes:
-        """Uncompressed bytes of a part. XML parts were inflated at open; a picture or other binary
-        part is inflated again on demand (it was checked at open, and is not held until asked for)."""
+        """Uncompressed bytes of a part, inflated again (every entry was checked at open; none is held
+        from it). A picture or other binary part is kept once asked for; an XML part is not (its tree
+        is what the engine reads), except one translated from Strict."""
         if name in self.added:
             return self.added[name]
         info = self._by_lower.get(name.lower())
@@ -386,48 +447,66 @@ class Package:
         if damaged is not None:  # a damaged picture: its bytes as read (it draws as a placeholder)
             return damaged.salvage
         data = self._inflate(info, keep=True, ratio=False, count=False)
-        self._raw[key] = data
+        if not self._is_xml_part(key):
+            self._raw[key] = data
         return data
 
+    def _is_xml_part(self, name: str) -> bool:
+        if self._xml_names is None:
+            types = self.content_types()
+            self._xml_names = {i.filename for i in self.infos if _is_xml(i.filename, types.get(i.filename.lower(), ""))}
+        return name in self._xml_names
+
     def _inflate(self, info: zipfile.ZipInfo, *, keep: bool, ratio: bool, count: bool) -> bytes:
+        """An entry's bytes (`keep`), or only checked (the chunks dropped as they come): _chunks."""
+        if keep:
+            return b"".join(self._chunks(info, ratio=ratio, count=count))
+        for _chunk in self._chunks(info, ratio=ratio, count=count):
+            pass
+        return b""
+
+    def _chunks(self, info: zipfile.ZipInfo, *, ratio: bool, count: bool):
         """Inflate one entry in 1 MiB chunks under a running cap: the declared size (already checked
         against the limits), so a header that lies cannot make this allocate past it; zipfile checks
-        the CRC at the end. `keep` False: only checked, the bytes are dropped as they come.
-        `ratio`: the zip-bomb ratio rule (XML input only). `count`: add to the package total."""
-        chunks: list[bytes] = []
+        the CRC at the end. `ratio`: the zip-bomb ratio rule (XML input only). `count`: add to the
+        package total."""
         size = 0
-        cap = min(info.file_size, MAX_PART_BYTES)
+        cap = min(info.file_size, limits.MAX_PART_BYTES)
         try:
-            with self._zip.open(info) as stream:
-                while True:
+            stream = self._zip.open(info)
+        except _ZIP_ERRORS as exc:
+            raise self._broken(info, exc) from None
+        with stream:
+            while True:
+                try:
                     chunk = stream.read(1 << 20)
-                    if not chunk:
-                        break
-                    size += len(chunk)
-                    if size > cap:
-                        raise DocxTooLargeError(
-                            f"The part {info.filename} inflates to more than {cap:,} bytes; "
-                            "the document was refused as unsafe."
-                        )
-                    if ratio and size > RATIO_FLOOR_BYTES and size > MAX_RATIO * max(info.compress_size, 1):
-                        raise DocxTooLargeError(
-                            f"The part {info.filename} expands more than {MAX_RATIO}:1 when inflated, "
-                            "as a zip bomb does; the document was refused as unsafe."
-                        )
-                    if count and self._total + size > MAX_TOTAL_BYTES:
-                        raise DocxTooLargeError(
-                            f"The package inflates to more than {MAX_TOTAL_BYTES:,} bytes in total; "
-                            "the document was refused as unsafe."
-                        )
-                    if keep:
-                        chunks.append(chunk)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
-            raise CorruptDocxError(
-                f"The part {info.filename} is damaged inside the zip ({exc}).", info.filename
-            ) from None
+                except _ZIP_ERRORS as exc:
+                    raise self._broken(info, exc) from None
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > cap:
+                    raise DocxTooLargeError(
+                        f"The part {info.filename} inflates to more than {cap:,} bytes; "
+                        "the document was refused as unsafe."
+                    )
+                if ratio and size > limits.RATIO_FLOOR_BYTES and size > limits.MAX_RATIO * max(info.compress_size, 1):
+                    raise DocxTooLargeError(
+                        f"The part {info.filename} expands more than {limits.MAX_RATIO}:1 when inflated, "
+                        "as a zip bomb does; the document was refused as unsafe."
+                    )
+                if count and self._total + size > limits.MAX_TOTAL_BYTES:
+                    raise DocxTooLargeError(
+                        f"The package inflates to more than {limits.MAX_TOTAL_BYTES:,} bytes in total; "
+                        "the document was refused as unsafe."
+                    )
+                yield chunk
         if count:
             self._total += size
-        return b"".join(chunks)
+
+    @staticmethod
+    def _broken(info: zipfile.ZipInfo, exc: Exception) -> CorruptDocxError:
+        return CorruptDocxError(f"The part {info.filename} is damaged inside the zip ({exc}).", info.filename)
 
     # -- XML -------------------------------------------------------------------------------
 
@@ -438,9 +517,33 @@ class Package:
         if tree is None:
             if key in self._failed:  # asked for while the open still classifies the damage
                 raise self._failed[key]
-            tree = parse_xml(self.read(key), key)
+            if key in self.added or key in self._raw:
+                tree = parse_xml(self.read(key), key)
+            else:
+                info = self._by_lower.get(key.lower())
+                if info is None:
+                    raise KeyError(name)
+                tree = parse_xml_chunks(self._stream(key), key) if info.file_size > HOLD_BYTES \
+                    else parse_xml(self.read(key), key)
             self._trees[key] = tree
         return tree
+
+    def main_tree(self, name: str) -> tuple[etree._Element, bool]:
+        """The main part's tree, and whether its text must still be counted on it (limits.check_tree).
+        A main part its content type did not name was not counted at open: it is now, on its bytes,
+        before its tree is built (or kept)."""
+        key = self.canonical_name(name)
+        count_text = self.text_to_count.get(key)
+        if count_text is None:
+            info = self._by_lower[key.lower()]
+            scan = PartScan(key, Markup(), main=True, declared=info.file_size)
+            for chunk in self._stream(key):
+                scan.feed(chunk)
+            count_text = scan.close()
+            if scan.unusual and limits.count_events(self._stream(key), key):
+                count_text = False
+            self.text_to_count[key] = count_text
+        return self.xml(key), count_text
 
     def mark_dirty(self, name: str) -> None:
         self.dirty.add(self.canonical_name(name))

@@ -1,20 +1,26 @@
 """The block model's records (spec §5): Block (one paragraph as the model reads it), TableLocation,
 Anchor (where a block sits and what its text hashed to), CommentAnchor and the Snapshot that holds
 them. Apart from snapshot.py, which walks a story to build them: most readers need the records,
-not the walk."""
+not the walk.
+
+A 500-page document holds tens of thousands of blocks, so a block is small: slots, no per-block copy
+of what many share (numbering, spacing and indentation records are one object for every block with
+the same; their properties hand out copies), and what few readers ask for is made when asked (the
+preview runs, read again from the paragraph; the text hash, kept once computed). A snapshot maps ids
+to anchors and paragraphs to blocks when first asked to.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from lxml import etree
 
-from ..model.textkit import normalize, text_hash
+from ..model.textkit import hash_name, hash_number, normalize
 
 
-@dataclass
+@dataclass(slots=True)
 class TableLocation:
     outer_table_index: int
     table_index: int
@@ -38,22 +44,23 @@ class TableLocation:
         }
 
 
-@dataclass
+_NO_PROPERTIES = (None,) * 8
+
+
+@dataclass(slots=True)
 class Block:
     id: str
     kind: str  # paragraph | heading | listItem | diagnostic
     text: str
     element: etree._Element | None = field(default=None, repr=False, compare=False)
     id_stability: str | None = None
-    heading_level: int | None = None
     display_label: str | None = None
-    style_id: str | None = None
-    direct_outline_level: int | None = None
-    stated_numbering: dict | None = None
-    list_reference: dict | None = None
-    direct_alignment: str | None = None
-    direct_spacing: dict | None = None
-    direct_indentation: dict | None = None
+    # what the paragraph's properties say, one tuple for every block that says the same: (style_id,
+    # heading_level, direct_outline_level, stated_numbering, list_reference, direct_alignment,
+    # direct_spacing, direct_indentation), read through the properties below (the records as copies)
+    _properties: tuple = _NO_PROPERTIES
+    # the preview runs: None (no text), a reader that reads them again from the paragraph when asked
+    # for (snapshot.py), the (doc, paragraph style, [(text, run)]) the walk read, or the runs made
     _preview: object = field(default=None, repr=False, compare=False)
     structural_boundaries: list[dict] | None = None
     table: TableLocation | None = None
@@ -67,6 +74,39 @@ class Block:
     joined: tuple = field(default=(), repr=False, compare=False)
     # where the text of each of `paragraphs` starts in `text` (code points), when joined
     joined_starts: tuple = field(default=(), repr=False, compare=False)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def style_id(self) -> str | None:
+        return self._properties[0]
+
+    @property
+    def heading_level(self) -> int | None:
+        return self._properties[1]
+
+    @property
+    def direct_outline_level(self) -> int | None:
+        return self._properties[2]
+
+    @property
+    def stated_numbering(self) -> dict | None:
+        return _copy(self._properties[3])
+
+    @property
+    def list_reference(self) -> dict | None:
+        return _copy(self._properties[4])
+
+    @property
+    def direct_alignment(self) -> str | None:
+        return self._properties[5]
+
+    @property
+    def direct_spacing(self) -> dict | None:
+        return _copy(self._properties[6])
+
+    @property
+    def direct_indentation(self) -> dict | None:
+        return _copy(self._properties[7])
 
     def text_of(self, p) -> str:
         """The part of this block's text that paragraph p holds (all of it unless the block joins paragraphs)."""
@@ -89,14 +129,18 @@ class Block:
             return ()
         return (*self.joined, self.element)
 
-    @cached_property
+    @property
     def normalized_text(self) -> str:
         return normalize(self.text)
 
-    @cached_property
+    @property
     def text_hash(self) -> str:
-        """hash(normalize(text)), computed on first use (hashing is the costliest part of a read)."""
-        return text_hash(self.normalized_text)
+        """hash(normalize(text)), computed on first use (hashing is the costliest part of a read) and
+        kept as its number."""
+        value = self._hash
+        if value is None:
+            value = self._hash = hash_number(normalize(self.text))
+        return hash_name(value)
 
     @property
     def is_content(self) -> bool:
@@ -105,12 +149,13 @@ class Block:
     @property
     def preview_runs(self) -> list[dict] | None:
         """[{text, bold?, italic?, ...}] when at least one run is styled, consecutive equal runs merged."""
-        if self._preview is None:
+        preview = self._preview
+        if preview is None:
             return None
-        if isinstance(self._preview, tuple):
-            doc, pstyle, raw = self._preview
-            self._preview = _preview_runs(doc, pstyle, raw)
-        return self._preview or None
+        if not isinstance(preview, list):
+            raw = preview if isinstance(preview, tuple) else preview.runs(self)
+            preview = self._preview = _preview_runs(*raw) if raw is not None else []
+        return preview or None
 
     def read_projection(self) -> dict:
         """What read tools show the model: {blockId, kind, text, blockTextHash}."""
@@ -190,21 +235,45 @@ class CommentAnchor:
     quote: list[str] = field(default_factory=list)
 
 
-@dataclass
 class Snapshot:
-    blocks: list[Block]
-    anchors: dict[str, Anchor] = field(default_factory=dict)
-    comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
-    block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
-    _hash_counts: dict[str, int] | None = field(default=None, repr=False)
+    """A story's blocks in reading order; `anchors` (id -> Anchor of every block but the diagnostics)
+    and `block_of_paragraph` (w:p -> the block that reads it) are made when first asked for, unless
+    given."""
+
+    __slots__ = ("blocks", "_anchors", "comment_anchors", "_by_paragraph", "_hash_counts")
+
+    def __init__(self, blocks: list[Block], anchors: dict[str, Anchor] | None = None,
+                 comment_anchors: dict[str, CommentAnchor] | None = None,
+                 block_of_paragraph: dict[Any, Block] | None = None):
+        self.blocks = blocks
+        self._anchors = anchors
+        self.comment_anchors = comment_anchors if comment_anchors is not None else {}
+        self._by_paragraph = block_of_paragraph
+        self._hash_counts: dict[str, int] | None = None
+
+    def __repr__(self) -> str:
+        return f"Snapshot({len(self.blocks)} blocks)"
+
+    @property
+    def anchors(self) -> dict[str, Anchor]:
+        if self._anchors is None:
+            self._anchors = {b.id: Anchor(b, i, self) for i, b in enumerate(self.blocks) if b.kind != "diagnostic"}
+        return self._anchors
+
+    @property
+    def block_of_paragraph(self) -> dict[Any, Block]:
+        if self._by_paragraph is None:
+            self._by_paragraph = {p: b for b in self.blocks for p in b.paragraphs}
+        return self._by_paragraph
 
     def hash_counts(self) -> dict[str, int]:
         """text hash -> how many targetable blocks share it."""
         if self._hash_counts is None:
             counts: dict[str, int] = {}
-            for anchor in self.anchors.values():
-                h = anchor.block.text_hash
-                counts[h] = counts.get(h, 0) + 1
+            for block in (self.blocks if self._anchors is None else (a.block for a in self._anchors.values())):
+                if block.kind != "diagnostic":
+                    h = block.text_hash
+                    counts[h] = counts.get(h, 0) + 1
             self._hash_counts = counts
         return self._hash_counts
 
@@ -222,6 +291,10 @@ class Snapshot:
         counts = self.hash_counts()
         return {"blocks": [b.to_json() for b in self.blocks],
                 "anchors": {k: a.to_json(counts) for k, a in self.anchors.items()}}
+
+
+def _copy(record: dict | None) -> dict | None:
+    return dict(record) if record is not None else None
 
 
 def _preview_runs(doc, pstyle: str | None, raw: list[tuple[str, Any]]) -> list[dict]:

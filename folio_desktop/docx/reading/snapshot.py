@@ -54,7 +54,6 @@ class _Walker:
         self.hidden_styles = doc.hidden_character_styles
         self.positional_ids = positional_ids
         self.blocks: list[Block] = []
-        self.by_paragraph: dict[Any, Block] = {}
         self.taken: set[str] = set()
         self.content_count = 0
         self.blank_count = 0
@@ -62,6 +61,11 @@ class _Walker:
         self.opaque_count = 0
         self.active_comments: list[str] = []
         self.comment_anchors: dict[str, CommentAnchor] = {}
+        # one object for what many blocks share: walk states, numbering records, names (blocks.py)
+        self._carried: tuple | None = None
+        self._walk: tuple | None = None
+        self._shared: dict = {}
+        self.reread = _Reread(doc, positional_ids)
 
     # -- containers -----------------------------------------------------------------------
 
@@ -71,8 +75,16 @@ class _Walker:
             return
         para_index = 0
         joining: list[tuple] = []  # paragraphs read so far that run on into the next one
+        # the paragraphs are told apart by an iterator over them alone, not by their tag: an element
+        # keeps the tag string it was asked for, and a block keeps its paragraph (~110 bytes a block)
+        paragraphs = el.iterchildren(T_P)
+        next_p = next(paragraphs, None)
         for child in el:
-            tag = child.tag
+            if child is next_p:
+                next_p = next(paragraphs, None)
+                tag = T_P
+            else:
+                tag = child.tag
             if tag == T_P:
                 read = None
                 if joins_into(child) is not None:
@@ -176,12 +188,23 @@ class _Walker:
 
     def carried(self) -> tuple:
         state = self.state
-        return tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments)
+        carried = (tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments))
+        if carried == self._carried:
+            return self._carried
+        self._carried = carried
+        return carried
+
+    def shared(self, value):
+        """One object for equal values (a name, a label, a numbering record) over the whole walk."""
+        key = tuple((k, type(v), v) for k, v in value.items()) if isinstance(value, dict) else value
+        return self._shared.setdefault(key, value)
 
     def paragraph(self, p, table_loc, depth, joined=(), read=None):
         """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
         `read`: p's (walk entry, text, extras) when the caller has read it already."""
-        entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p))
+        boxes = inline.text_boxes(p)
+        lazy = read is None and not joined and not boxes  # its preview runs are read again when asked for
+        entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p, not lazy))
         if joined:
             text, extras = _join_texts(joined, text, extras)
         is_content = bool(text.strip())
@@ -190,75 +213,74 @@ class _Walker:
         else:
             self.blank_count += 1
         block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
-        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc,
-                      joined=tuple(part[0] for part in joined))
+        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc)
         if joined:
+            block.joined = tuple(part[0] for part in joined)
             starts = [0]
             for part in joined:
                 starts.append(starts[-1] + len(part[1]))
             block.joined_starts = tuple(starts)
         if block_id in self.positional_ids:
             block.id_stability = "positional"
-        block._preview = extras["runs"]
+        block._preview = (self.reread if text else None) if lazy else extras["runs"]
         if extras["boundaries"]:
             block.structural_boundaries = extras["boundaries"]
         # a wholly deleted paragraph (its text and its mark) is gone once accepted: it takes no number
         self.paragraph_properties(p, block, counted=is_content or bool(joined) or not mark_deleted(p))
         self.blocks.append(block)
-        self.by_paragraph[p] = block
-        for part in joined:  # their changes, comments and clicks belong to the block that reads them
-            self.by_paragraph[part[0]] = block
         if extras["comments"]:
             block.comment_ids = extras["comments"]
         for cid in extras["comments"]:
             anchor = self.comment_anchors[cid]
             if anchor.block_id is None:
                 anchor.block_id = block_id
-        boxes = inline.text_boxes(p)
         if not boxes and not joined:  # a text box's paragraphs are blocks of their own, read after this one
-            block.walk = (entry, self.carried())
+            walk = self._walk
+            leaving = self.carried()
+            if walk is None or walk[0] is not entry or walk[1] is not leaving:
+                walk = self._walk = (entry, leaving)
+            block.walk = walk
         for box in boxes:
             self.container(box, None, depth + 1)
 
-    def paragraph_text(self, p):
-        """Accepted-view text plus preview runs, structural boundaries and comment quotes."""
+    def paragraph_text(self, p, with_runs: bool = True):
+        """Accepted-view text plus preview runs (unless `with_runs` is False), structural boundaries
+        and comment quotes."""
         parts: list[str] = []
-        runs: list[tuple[str, Any]] = []
+        runs: list[tuple[str, Any]] | None = [] if with_runs else None
         boundaries: list[dict] = []
         touched_comments: list[str] = []
-        length = 0
-        ppr = first_child(p, T_PPR)
-        pstyle_el = first_child(ppr, _W + "pStyle") if ppr is not None else None
-        pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
         active = self.active_comments
-        for piece in inline.iter_pieces(p, self.state, self.hidden_styles):
+        state = self.state
+        for piece in inline.iter_pieces(p, state, self.hidden_styles):
             kind = piece.kind
-            if kind == COMMENT_START:
+            if kind == TEXT or kind == TAB or kind == BREAK:
+                if piece.dele is not None or piece.hidden:
+                    continue
+                s = piece.text
+            elif kind == COMMENT_START:
                 if piece.extra is not None:
                     active.append(piece.extra)
                     self.comment_anchors.setdefault(piece.extra, CommentAnchor())
                 continue
-            if kind == COMMENT_END:
+            elif kind == COMMENT_END:
                 if piece.extra in active:
                     active.remove(piece.extra)
                 continue
-            if piece.dele is not None or piece.hidden:
+            elif piece.dele is not None or piece.hidden:
                 continue
-            if kind == TEXT or kind == TAB or kind == BREAK:
-                s = piece.text
             elif kind == NOTE:
                 if piece.extra == "footnote":
-                    self.state.footnotes += 1
-                    s = f"[^{self.state.footnotes}]"
+                    state.footnotes += 1
+                    s = f"[^{state.footnotes}]"
                 else:
-                    self.state.endnotes += 1
-                    s = f"[^e{self.state.endnotes}]"
+                    state.endnotes += 1
+                    s = f"[^e{state.endnotes}]"
                 boundaries.append({"type": "noteReference", "noteType": piece.extra,
-                                   "offset": length, "length": len(s)})
+                                   "offset": _utf16_length(parts), "length": len(s)})
             elif kind == PAGE_BREAK:
                 if piece.extra == "page":
-                    item = {"type": "pageBreak", "offset": length}
-                    boundaries.append(item)
+                    boundaries.append({"type": "pageBreak", "offset": _utf16_length(parts)})
                 continue
             else:
                 continue
@@ -273,8 +295,13 @@ class _Walker:
                             quote.append("\n")
                     quote.append(s)
             parts.append(s)
-            length += len(s) if s.isascii() else len(s.encode("utf-16-le")) // 2
-            runs.append((s, piece.run))
+            if runs is not None:
+                runs.append((s, piece.run))
+        pstyle = None
+        if with_runs:
+            ppr = first_child(p, T_PPR)
+            pstyle_el = first_child(ppr, _W + "pStyle") if ppr is not None else None
+            pstyle = pstyle_el.get(W_VAL) if pstyle_el is not None else None
         preview = (self.doc, pstyle, runs) if runs else None
         return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
                                 "pstyle": pstyle}
@@ -282,31 +309,27 @@ class _Walker:
     def paragraph_properties(self, p, block: Block, counted: bool = True):
         doc = self.doc
         ppr = first_child(p, T_PPR)
-        style_id = None
-        direct_outline = None
-        numpr = None
+        style_id = direct_outline = numpr = alignment = spacing = indentation = None
         if ppr is not None:
             found: dict = {}
             for node in ppr:  # each property's first element, in one pass (this runs for every paragraph)
                 found.setdefault(node.tag, node)
             ps = found.get(_W + "pStyle")
             if ps is not None:
-                style_id = ps.get(W_VAL)
+                style_id = self.shared(ps.get(W_VAL))
             ol = found.get(_W + "outlineLvl")
             if ol is not None:
                 direct_outline = int_attr(ol)
             numpr = found.get(_W + "numPr")
             jc = found.get(_W + "jc")
             if jc is not None:
-                block.direct_alignment = jc.get(W_VAL)
-            spacing = found.get(_W + "spacing")
-            if spacing is not None:
-                block.direct_spacing = _spacing_json(spacing)
-            ind = found.get(_W + "ind")
-            if ind is not None:
-                block.direct_indentation = _indent_json(ind)
-        block.style_id = style_id
-        block.direct_outline_level = direct_outline
+                alignment = self.shared(jc.get(W_VAL))
+            el = found.get(_W + "spacing")
+            if el is not None:
+                spacing = self.shared(_spacing_json(el))
+            el = found.get(_W + "ind")
+            if el is not None:
+                indentation = self.shared(_indent_json(el))
 
         # heading level: direct outline level first, then the style
         heading = None
@@ -314,13 +337,12 @@ class _Walker:
             heading = direct_outline + 1 if 0 <= direct_outline < 9 else None
         else:
             heading = doc.styles.heading_level(style_id or doc.styles.default_paragraph_style)
-        block.heading_level = heading
 
         stated, eff_num, eff_lvl = list_membership(doc.styles, doc.numbering, style_id, numpr)
-        block.stated_numbering = stated
-        label = None
+        stated = self.shared(stated)
+        label = reference = None
         if eff_num is not None:
-            block.list_reference = {"numId": _num(eff_num), "level": eff_lvl}
+            reference = self.shared({"numId": _num(eff_num), "level": eff_lvl})
             if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
                 if counted:
                     self.deleted_counter = None
@@ -331,12 +353,37 @@ class _Walker:
                     if self.deleted_counter is None:
                         self.deleted_counter = self.counter.fork()
                     label, _level = self.deleted_counter.feed(eff_num, eff_lvl)
+        properties = (style_id, heading, direct_outline, stated, reference, alignment, spacing, indentation)
+        block._properties = self._shared.setdefault(("properties", *map(id, properties)), properties)
         if heading is not None:
             block.kind = "heading"
-            block.display_label = label if label else style_id
+            block.display_label = self.shared(label) if label else style_id
         elif label:
             block.kind = "listItem"
-            block.display_label = label
+            block.display_label = self.shared(label)
+
+
+def _utf16_length(parts: list[str]) -> int:
+    """UTF-16 length of the text read so far (where a structural boundary sits)."""
+    text = "".join(parts)
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+class _Reread:
+    """A block's preview runs, read again from its paragraph when asked for: one reader for every block
+    of a walk (the runs are not kept from the walk, which needs only their text)."""
+
+    __slots__ = ("doc", "positional_ids")
+
+    def __init__(self, doc, positional_ids: set[str]):
+        self.doc = doc
+        self.positional_ids = positional_ids
+
+    def runs(self, block: Block):
+        entry = block.walk[0]
+        walker = _Walker(self.doc, self.positional_ids)
+        walker.state = StoryState(fields=list(entry[0]), footnotes=entry[1], endnotes=entry[2])
+        return walker.paragraph_text(block.element)[1]["runs"]
 
 
 def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
@@ -391,11 +438,7 @@ def build_snapshot(doc, container: etree._Element, positional_ids: set[str]) -> 
     builds its snapshots with this module)."""
     walker = _Walker(doc, positional_ids)
     walker.container(container)
-    snap = Snapshot(walker.blocks, {}, walker.comment_anchors, walker.by_paragraph)
-    for index, block in enumerate(walker.blocks):
-        if block.kind != "diagnostic":
-            snap.anchors[block.id] = Anchor(block, index, snap)
-    return snap
+    return Snapshot(walker.blocks, None, walker.comment_anchors)
 
 
 def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
@@ -409,6 +452,7 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     by_paragraph = dict(snap.block_of_paragraph)
     comment_anchors = dict(snap.comment_anchors)
     positions = None
+    edited = []
     for p in dict.fromkeys(paragraphs):
         old = snap.block_of_paragraph.get(p)
         anchor = snap.anchors.get(old.id) if old is not None else None
@@ -435,12 +479,12 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
             comment_anchors[cid] = comment
         blocks[anchor.index] = block
         by_paragraph[p] = block
+        edited.append((block, anchor.index))
     # the other blocks keep their anchors (same block, same place): a new one each would cost more
     # than the edit on a 500-page document
     out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
-    for p in dict.fromkeys(paragraphs):
-        block = by_paragraph[p]
-        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, out)
+    for block, index in edited:
+        out.anchors[block.id] = Anchor(block, index, out)
     return out
 
 

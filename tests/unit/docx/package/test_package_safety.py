@@ -17,6 +17,7 @@ from folio_desktop.docx import (
     EncryptedDocxError,
     NotADocxError,
 )
+from folio_desktop.docx.package import limits
 from folio_desktop.docx.package import opc as pkg
 
 ENCRYPTED = {"encrypted-agile-example.docx", "poi_password_is_pass.docx", "poi_protected_agile.docx"}
@@ -163,18 +164,18 @@ def test_limits_on_entry_count_and_part_size(monkeypatch):
     for i in range(50):
         entries[f"customXml/item{i}.xml"] = b"<a/>"
     data = _zip_with(entries)
-    monkeypatch.setattr(pkg, "MAX_ENTRIES", 40)
+    monkeypatch.setattr(limits, "MAX_ENTRIES", 40)
     with pytest.raises(DocxTooLargeError, match="entries"):
         DocxReviewer.from_bytes(data)
-    monkeypatch.setattr(pkg, "MAX_ENTRIES", 10_000)
-    monkeypatch.setattr(pkg, "MAX_PART_BYTES", 200)
+    monkeypatch.setattr(limits, "MAX_ENTRIES", 10_000)
+    monkeypatch.setattr(limits, "MAX_PART_BYTES", 200)
     with pytest.raises(DocxTooLargeError, match="inflates to more than 200 bytes"):
         DocxReviewer.from_bytes(data)
-    monkeypatch.setattr(pkg, "MAX_PART_BYTES", 256 * 1024 * 1024)
-    monkeypatch.setattr(pkg, "MAX_TOTAL_BYTES", 300)
+    monkeypatch.setattr(limits, "MAX_PART_BYTES", 256 * 1024 * 1024)
+    monkeypatch.setattr(limits, "MAX_TOTAL_BYTES", 300)
     with pytest.raises(DocxTooLargeError, match="in total"):
         DocxReviewer.from_bytes(data)
-    monkeypatch.setattr(pkg, "MAX_PACKAGE_BYTES", 100)
+    monkeypatch.setattr(limits, "MAX_PACKAGE_BYTES", 100)
     with pytest.raises(DocxTooLargeError, match="limit for a document"):
         DocxReviewer.from_bytes(data)
 
