@@ -332,6 +332,10 @@ class LabelCounter:
         self._counters: dict[str, list[int | None]] = {}
         self._starts: dict[str, list[int]] = {}
         self._seen_nums: set[str] = set()
+        # the definitions looked up, per instance and level: a counter lives for one walk of a story,
+        # over which the definitions do not change
+        self._levels: dict[tuple[str, int], Level | None] = {}
+        self._abstracts: dict[str, AbstractNum | None] = {}
 
     def fork(self) -> LabelCounter:
         """A counter that goes on from this one's state without changing it."""
@@ -339,7 +343,23 @@ class LabelCounter:
         out._counters = {key: list(values) for key, values in self._counters.items()}
         out._starts = self._starts  # (read only once made)
         out._seen_nums = set(self._seen_nums)
+        out._levels, out._abstracts = self._levels, self._abstracts
         return out
+
+    def _level(self, num_id: str, ilvl: int) -> Level | None:
+        key = (num_id, ilvl)
+        try:
+            return self._levels[key]
+        except KeyError:
+            level = self._levels[key] = self.numbering.level(num_id, ilvl)
+            return level
+
+    def _abstract(self, num_id: str) -> AbstractNum | None:
+        try:
+            return self._abstracts[num_id]
+        except KeyError:
+            absn = self._abstracts[num_id] = self.numbering.abstract_for(num_id)
+            return absn
 
     def _state(self, key: str, num_id: str) -> tuple[list[int | None], list[int]]:
         counters = self._counters.get(key)
@@ -347,7 +367,7 @@ class LabelCounter:
             counters = self._counters[key] = [None] * MAX_LEVELS
             starts = self._starts[key] = []
             for ilvl in range(MAX_LEVELS):
-                lvl = self.numbering.level(num_id, ilvl)
+                lvl = self._level(num_id, ilvl)
                 starts.append(lvl.start if lvl is not None else 1)
         return counters, self._starts[key]
 
@@ -355,8 +375,8 @@ class LabelCounter:
         """Advance the counters for a paragraph in list num_id at level ilvl; return its label
         (None when the list or level is undefined, or the level is hidden) and the level."""
         numbering = self.numbering
-        level = numbering.level(num_id, ilvl)
-        absn = numbering.abstract_for(num_id)
+        level = self._level(num_id, ilvl)
+        absn = self._abstract(num_id)
         if level is None or absn is None:
             return None, None
         key = absn.abstract_id
@@ -375,7 +395,7 @@ class LabelCounter:
         current = counters[ilvl]
         counters[ilvl] = starts[ilvl] if current is None else current + 1
         for deeper in range(ilvl + 1, MAX_LEVELS):
-            dl = numbering.level(num_id, deeper)
+            dl = self._level(num_id, deeper)
             restart = dl.restart if dl is not None and dl.restart is not None else deeper
             if restart != 0 and ilvl < restart:
                 counters[deeper] = None
@@ -395,7 +415,7 @@ class LabelCounter:
             ch = template[i]
             if ch == "%" and i + 1 < len(template) and template[i + 1] in "123456789":
                 ref = int(template[i + 1]) - 1
-                ref_level = self.numbering.level(num_id, ref)
+                ref_level = self._level(num_id, ref)
                 value = counters[ref]
                 if value is None:
                     # A level never used yet shows its start value (Word and LibreOffice agree).
@@ -424,6 +444,14 @@ def list_membership(styles: Styles, numbering: Numbering, style_id: str | None,
         nid = numpr.find(_W + "numId")
         num_id = nid.get(W_VAL) if nid is not None else None
         ilvl = int_attr(numpr.find(_W + "ilvl"))
+    return membership(styles, numbering, style_id, numpr is not None, num_id, ilvl)
+
+
+def membership(styles: Styles, numbering: Numbering, style_id: str | None, stated_tier: bool,
+               num_id: str | None, ilvl: int | None) -> tuple[dict, str | None, int | None]:
+    """list_membership from what the paragraph's w:numPr says (`stated_tier`: it has one; its numId
+    and ilvl): a function of its arguments alone, which a reader may keep per distinct arguments."""
+    numpr = True if stated_tier else None
     if numpr is None:
         stated: dict = {"kind": "inherit"}
     elif num_id is not None:

@@ -15,9 +15,11 @@ The package (opc.py reads the zip; the sizes are those its directory declares, t
   well as a bomb), and are never held at open.
 
 The markup of all the XML parts together (a tree costs ~140 bytes an element and ~250 an
-attribute; 100,000 paragraphs of a heavily formatted contract hold some 6.5 million of each):
+attribute; 100,000 paragraphs of a heavily formatted contract hold some 6.5 million elements, most
+with an end tag, and as many attributes):
 
-* elements: 8,000,000; attributes: 8,000,000 (counted on bytes: each '<' that opens an element, each '=')
+* tags (start, end or empty-element; counted as the '<'): 16,000,000
+* attributes (counted as the '='): 8,000,000
 * bytes from one '<' to the next (one tag, text or comment): 16 MiB. The parser refuses a text or an
   attribute over 10 MB itself, but only once it has buffered it: a 50 MB attribute cost 100 MB.
 
@@ -31,9 +33,11 @@ and 2.5 million characters; 80,000 open in ~9 s of processor time and less memor
 PartScan counts them on the main part's bytes as they stream past: the paragraph starts (a regular
 expression over each chunk), and the text of a paragraph only once its bytes could hold more than
 the limit (text costs at least a byte a character), of all of them only when the part's bytes could
-hold more than the document limit. When the part is plain UTF-8 markup (no comment, CDATA or
-processing instruction, one binding of the WordprocessingML namespace) those counts are exactly what
-the tree holds; otherwise they only refuse what is surely over, and check_tree counts on the tree.
+hold more than the document limit. When the part is UTF-8 with one binding of the
+WordprocessingML namespace and no CDATA section, those counts are what the tree holds (a comment or
+processing instruction in a w:t ends its text for both); otherwise they only refuse what is surely
+over, and check_tree counts on the tree. (Markup inside a comment is counted: such a part may be
+refused for what its comments say, as it was when the count was taken on the whole part's bytes.)
 A part that binds the namespace more than once, or that is not in an ASCII-compatible encoding, is
 counted by the parser itself (count_events) before its tree is built.
 """
@@ -55,7 +59,7 @@ MAX_TOTAL_BYTES = 1024 * 1024 * 1024
 MAX_RATIO = 250
 RATIO_FLOOR_BYTES = 1024 * 1024
 
-MAX_ELEMENTS = 8_000_000
+MAX_TAGS = 16_000_000
 MAX_ATTRIBUTES = 8_000_000
 MAX_STRETCH_BYTES = 16 * 1024 * 1024
 
@@ -74,22 +78,23 @@ _HEAD_BYTES = 65536
 _ENTITY = re.compile(rb"&[^;&<]{1,12};")
 _CONTINUATION = bytes(range(0x80, 0xC0))
 _OOXML = b"http://purl.oclc.org/ooxml/"
+_CDATA = b"<![CDATA["
 
 
 class Markup:
-    """The elements and attributes of every XML part read so far, against their limits."""
+    """The tags and attributes of every XML part read so far, against their limits."""
 
-    __slots__ = ("elements", "attributes")
+    __slots__ = ("tags", "attributes")
 
     def __init__(self):
-        self.elements = 0
+        self.tags = 0
         self.attributes = 0
 
     def feed(self, chunk: bytes, part: str) -> None:
-        self.elements += chunk.count(b"<") - chunk.count(b"</") - chunk.count(b"<!") - chunk.count(b"<?")
+        self.tags += chunk.count(b"<")
         self.attributes += chunk.count(b"=")
-        if self.elements > MAX_ELEMENTS or self.attributes > MAX_ATTRIBUTES:
-            what, count, limit = (("elements", self.elements, MAX_ELEMENTS) if self.elements > MAX_ELEMENTS
+        if self.tags > MAX_TAGS or self.attributes > MAX_ATTRIBUTES:
+            what, count, limit = (("tags", self.tags, MAX_TAGS) if self.tags > MAX_TAGS
                                   else ("attributes", self.attributes, MAX_ATTRIBUTES))
             raise DocxTooLargeError(
                 f"The document's markup holds more than {count:,} {what} by {part}, over the limit of {limit:,} "
@@ -129,7 +134,7 @@ class PartScan:
         self._head: bytearray | None = bytearray()  # the start of a main part, until its binding is known
         self._carry = b""  # the bytes since the last '<' (pieces run from a '<' up to the next)
         self._prefix: bytes | None = None
-        self._p = self._t = self._t_tag = None  # paragraph start and text patterns, under the prefix
+        self._p = self._p_last = self._t = self._t_tag = None  # paragraph start and text patterns
         self._stretch = 0  # bytes of the current paragraph so far (while it has not ended)
         self._held: list[bytes] = []  # and those bytes, while too few to hold too much text
         self._long = False  # the current paragraph's text is being counted
@@ -153,10 +158,8 @@ class PartScan:
         edge = self._tail + chunk[:len(_OOXML)]
         if not self.strict:
             self.strict = _OOXML in edge or _OOXML in chunk
-        if self.main and self.exact and self._head is None:
-            # a comment, CDATA section or processing instruction could hide text from the patterns
-            if b"<!" in chunk or b"<?" in chunk or b"<!" in edge or b"<?" in edge:
-                self.exact = False
+        if self.main and self.exact and (_CDATA in chunk or _CDATA in edge):
+            self.exact = False  # a CDATA section's text is the tree's but not the patterns'
         self._tail = chunk[-len(_OOXML):]
         if not self.main:
             return
@@ -193,8 +196,6 @@ class PartScan:
                 or not body.startswith(b"<"):
             self.unusual = True  # UTF-16, or another encoding the patterns cannot read
             return head
-        if head.count(b"<?") > (1 if body.startswith(b"<?xml") else 0) or b"<!" in head:
-            self.exact = False
         encoding = _ENCODING.match(body)
         if encoding is not None and encoding.group(1).lower() not in (b"utf-8", b"utf8"):
             self.exact = False  # ASCII markup, but its text is not counted as UTF-8
@@ -205,6 +206,7 @@ class PartScan:
         self._prefix = declared.group(1) or b""
         prefix = re.escape(self._prefix) + b":" if self._prefix else b""
         self._p = re.compile(rb"<" + prefix + rb"p[\s/>]")
+        self._p_last = re.compile(rb"(?s).*(<" + prefix + rb"p[\s/>])")  # (group 1: the last start)
         self._t = re.compile(rb"<" + prefix + rb"(?:t|delText)(?:\s[^>]*)?(?<!/)>([^<]*)")
         self._t_tag = re.compile(rb"<" + prefix + rb"(?:t|delText)(?:\s[^>]*)?(?<!/)>")
         return head
@@ -227,6 +229,12 @@ class PartScan:
     def _piece(self, piece: bytes, last: bool = False) -> None:
         if not piece or self.unusual:
             return
+        if len(piece) >= MAX_PARAGRAPH_CHARS:  # in halves, at a '<': each then takes the quick way below
+            mid = piece.find(b"<", len(piece) // 2)
+            if mid > 0:
+                self._piece(piece[:mid])
+                self._piece(piece[mid:], last)
+                return
         if b"xmlns" in piece:
             for declared in _W_DECLARATION.finditer(piece):
                 if (declared.group(1) or b"") != self._prefix:
@@ -237,6 +245,19 @@ class PartScan:
             return
         if self._count_total:
             self._total += _chars(b"".join(self._t.findall(piece)))
+        limit = MAX_PARAGRAPH_CHARS
+        if len(piece) < limit:  # no paragraph that starts and ends in it can be long: count them only
+            count = len(self._p.findall(piece))
+            if not count:
+                self._segment(piece, 0, len(piece), ends=last)
+                return
+            first = self._p.search(piece).start()
+            self._segment(piece, 0, first, ends=True)
+            self.paragraphs += count
+            if self.paragraphs <= MAX_PARAGRAPHS:
+                self._current = 0
+                self._segment(piece, self._p_last.match(piece).start(1), len(piece), ends=last)
+            return
         starts = [m.start() for m in self._p.finditer(piece)]
         if not starts:
             self._segment(piece, 0, len(piece), ends=last)
@@ -246,7 +267,6 @@ class PartScan:
         self.paragraphs += len(starts)
         if self.paragraphs > MAX_PARAGRAPHS:
             return
-        limit = MAX_PARAGRAPH_CHARS
         for a, b in zip(starts, starts[1:]):
             number += 1
             if b - a >= limit:  # a paragraph whose bytes could hold too much text

@@ -44,7 +44,7 @@ from .damage import (
 from .limits import Markup, PartScan
 from .strict import to_transitional
 
-HOLD_BYTES = 8 * 1024 * 1024  # an XML part up to this size is parsed from its bytes; a larger one is inflated again
+HOLD_BYTES = 4 * 1024 * 1024  # an XML part up to this size is parsed from its bytes; a larger one is inflated again
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError)
 
 CFB_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

@@ -26,9 +26,10 @@ BETWEEN = tuple(_W + t for t in (
     "proofErr", "permStart", "permEnd"))
 
 
-def deleting_mark(p: etree._Element) -> etree._Element | None:
-    """The pending deletion of the paragraph's mark (its w:pPr/w:rPr/w:del or w:moveFrom), or None."""
-    ppr = first_child(p, T_PPR)
+def deleting_mark(p: etree._Element, ppr: etree._Element | None = None) -> etree._Element | None:
+    """The pending deletion of the paragraph's mark (its w:pPr/w:rPr/w:del or w:moveFrom), or None.
+    `ppr`: p's w:pPr when the caller has it."""
+    ppr = first_child(p, T_PPR) if ppr is None else ppr
     rpr = first_child(ppr, T_RPR) if ppr is not None else None
     if rpr is None:
         return None

@@ -45,6 +45,7 @@ class TableLocation:
 
 
 _NO_PROPERTIES = (None,) * 8
+_PLAIN = (None, None, None, None, None, (), ())  # _more of a block that has none of those
 
 
 @dataclass(slots=True)
@@ -53,7 +54,6 @@ class Block:
     kind: str  # paragraph | heading | listItem | diagnostic
     text: str
     element: etree._Element | None = field(default=None, repr=False, compare=False)
-    id_stability: str | None = None
     display_label: str | None = None
     # what the paragraph's properties say, one tuple for every block that says the same: (style_id,
     # heading_level, direct_outline_level, stated_numbering, list_reference, direct_alignment,
@@ -62,19 +62,55 @@ class Block:
     # the preview runs: None (no text), a reader that reads them again from the paragraph when asked
     # for (snapshot.py), the (doc, paragraph style, [(text, run)]) the walk read, or the runs made
     _preview: object = field(default=None, repr=False, compare=False)
-    structural_boundaries: list[dict] | None = None
-    table: TableLocation | None = None
-    diagnostic: dict | None = None
-    comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
     # what the story walk carried into and out of this paragraph (open fields, note counts, open
     # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
     walk: tuple | None = field(default=None, repr=False, compare=False)
-    # the paragraphs before `element` whose deleted marks join them to it in the accepted view
-    # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it
-    joined: tuple = field(default=(), repr=False, compare=False)
-    # where the text of each of `paragraphs` starts in `text` (code points), when joined
-    joined_starts: tuple = field(default=(), repr=False, compare=False)
+    # what few blocks have, read through the properties below: (id_stability, structural_boundaries,
+    # table, diagnostic, comment_ids, joined, joined_starts); one shared tuple when it is none of them
+    _more: tuple = _PLAIN
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    @staticmethod
+    def more(id_stability: str | None = None, structural_boundaries: list[dict] | None = None,
+             table: TableLocation | None = None, diagnostic: dict | None = None,
+             comment_ids: list[str] | None = None, joined: tuple = (), joined_starts: tuple = ()) -> tuple:
+        """The `_more` of a block (the shared one when every value is the default)."""
+        if id_stability is None and structural_boundaries is None and table is None and diagnostic is None \
+                and comment_ids is None and not joined:
+            return _PLAIN
+        return (id_stability, structural_boundaries, table, diagnostic, comment_ids, joined, joined_starts)
+
+    @property
+    def id_stability(self) -> str | None:
+        return self._more[0]
+
+    @property
+    def structural_boundaries(self) -> list[dict] | None:
+        return self._more[1]
+
+    @property
+    def table(self) -> TableLocation | None:
+        return self._more[2]
+
+    @property
+    def diagnostic(self) -> dict | None:
+        return self._more[3]
+
+    @property
+    def comment_ids(self) -> list[str] | None:
+        """w:id of every comment whose range covers some of its text."""
+        return self._more[4]
+
+    @property
+    def joined(self) -> tuple:
+        """The paragraphs before `element` whose deleted marks join them to it in the accepted view
+        (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it."""
+        return self._more[5]
+
+    @property
+    def joined_starts(self) -> tuple:
+        """Where the text of each of `paragraphs` starts in `text` (code points), when joined."""
+        return self._more[6]
 
     @property
     def style_id(self) -> str | None:

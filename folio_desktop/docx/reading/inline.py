@@ -98,8 +98,12 @@ class Piece:
 
 
 def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
+    return _hidden(first_child(run, T_RPR), hidden_styles)
+
+
+def _hidden(rpr: etree._Element | None, hidden_styles) -> bool:
+    """Whether a run whose w:rPr is rpr is hidden (w:vanish, or a hidden style)."""
     default = getattr(hidden_styles, "runs_hidden", False)
-    rpr = first_child(run, T_RPR)
     if rpr is None:
         return default
     rstyle = None
@@ -119,89 +123,108 @@ def iter_pieces(
 ) -> Iterator[Piece]:
     """Every piece of paragraph p in reading order, deleted and hidden pieces included (flagged).
 
-    Text in a complex field's instruction part is never produced; a field result is.
+    Text in a complex field's instruction part is never produced; a field result is. The paragraph
+    is walked whole when the first piece is asked for (the state it carries on is then where the
+    paragraph leaves it); pieces() gives the list.
     """
+    return iter(pieces(p, state, hidden_styles))
+
+
+def pieces(p: etree._Element, state: StoryState, hidden_styles: frozenset[str] = frozenset()) -> list[Piece]:
+    """iter_pieces as a list (a walk that appends to one list: no generator per run and container)."""
     if isinstance(hidden_styles, HiddenStyles):
         hidden_styles = hidden_styles.for_paragraph(p)
-    yield from _walk(p, state, hidden_styles, None, None)
+    out: list[Piece] = []
+    _walk(p, state, hidden_styles, None, None, out)
+    return out
 
 
-def _walk(parent, state, hidden_styles, ins, dele) -> Iterator[Piece]:
+def _walk(parent, state, hidden_styles, ins, dele, out: list) -> None:
     for child in parent:
         tag = child.tag
         if tag == T_R:
-            yield from _run(child, state, hidden_styles, ins, dele)
+            _run(child, state, hidden_styles, ins, dele, out)
         elif tag in _INERT:
             continue
         elif tag in _TRANSPARENT:
-            yield from _walk(child, state, hidden_styles, ins, dele)
+            _walk(child, state, hidden_styles, ins, dele, out)
         elif tag in _REVISION_INS:
-            yield from _walk(child, state, hidden_styles, child, dele)
+            _walk(child, state, hidden_styles, child, dele, out)
         elif tag in _REVISION_DEL:
-            yield from _walk(child, state, hidden_styles, ins, child)
+            _walk(child, state, hidden_styles, ins, child, out)
         elif tag == T_SDT:
             content = child.find(T_SDT_CONTENT)
             if content is not None:
-                yield from _walk(content, state, hidden_styles, ins, dele)
+                _walk(content, state, hidden_styles, ins, dele, out)
         elif tag == T_CSTART:
-            yield Piece(COMMENT_START, "", None, ins, dele, extra=child.get(_W + "id"))
+            out.append(Piece(COMMENT_START, "", None, ins, dele, False, child.get(_W + "id")))
         elif tag == T_CEND:
-            yield Piece(COMMENT_END, "", None, ins, dele, extra=child.get(_W + "id"))
+            out.append(Piece(COMMENT_END, "", None, ins, dele, False, child.get(_W + "id")))
         elif tag == MC_ALTERNATE:
             branch = child.find(MC_CHOICE)
             if branch is None:
                 branch = child.find(MC_FALLBACK)
             if branch is not None:
-                yield from _walk(branch, state, hidden_styles, ins, dele)
+                _walk(branch, state, hidden_styles, ins, dele, out)
         elif tag == M_T:
             if not state.fields or not state.in_field_code():
-                yield Piece(TEXT, child.text or "", None, ins, dele, node=child)
+                out.append(Piece(TEXT, child.text or "", None, ins, dele, False, None, child))
         elif isinstance(tag, str) and tag.startswith("{http://schemas.openxmlformats.org/officeDocument/2006/math}"):
-            yield from _walk(child, state, hidden_styles, ins, dele)
+            _walk(child, state, hidden_styles, ins, dele, out)
 
 
-def _run(run, state, hidden_styles, ins, dele) -> Iterator[Piece]:
-    hidden = run_is_hidden(run, hidden_styles)
-    for child in run:
+def _run(run, state, hidden_styles, ins, dele, out: list) -> None:
+    children = list(run)  # (each child's tag is read twice: the first time keeps it on the element)
+    rpr = None
+    for child in children:
+        if child.tag == T_RPR:
+            rpr = child
+            break
+    hidden = _hidden(rpr, hidden_styles)
+    fields = state.fields
+    append = out.append
+    for child in children:
         tag = child.tag
         if tag == T_T or tag == T_DELTEXT:
-            if state.fields and state.in_field_code():
+            if fields and state.in_field_code():
                 continue
             text = child.text
             if text:
-                yield Piece(TEXT, text, run, ins, dele, hidden, node=child)
+                append(Piece(TEXT, text, run, ins, dele, hidden, None, child))
+        elif tag == T_RPR:
+            continue
         elif tag == T_FLDCHAR:
             kind = child.get(T_FLDCHAR_TYPE)
             if kind == "begin":
-                state.fields.append(False)
+                fields.append(False)
             elif kind == "separate":
-                if state.fields:
-                    state.fields[-1] = True
+                if fields:
+                    fields[-1] = True
             elif kind == "end":
-                if state.fields:
-                    state.fields.pop()
-        elif state.fields and state.in_field_code():
+                if fields:
+                    fields.pop()
+        elif fields and state.in_field_code():
             continue
         elif tag == T_TAB or tag == T_PTAB:
-            yield Piece(TAB, "\t", run, ins, dele, hidden, node=child)
+            append(Piece(TAB, "\t", run, ins, dele, hidden, None, child))
         elif tag == T_BR:
             btype = child.get(_W + "type")
             if btype == "page" or btype == "column":
-                yield Piece(PAGE_BREAK, "", run, ins, dele, hidden, extra=btype, node=child)
+                append(Piece(PAGE_BREAK, "", run, ins, dele, hidden, btype, child))
             else:
-                yield Piece(BREAK, "\n", run, ins, dele, hidden, extra=child.get(_W + "clear"), node=child)
+                append(Piece(BREAK, "\n", run, ins, dele, hidden, child.get(_W + "clear"), child))
         elif tag == T_CR:
-            yield Piece(BREAK, "\n", run, ins, dele, hidden, node=child)
+            append(Piece(BREAK, "\n", run, ins, dele, hidden, None, child))
         elif tag == T_NBH:
-            yield Piece(TEXT, "-", run, ins, dele, hidden, node=child)
+            append(Piece(TEXT, "-", run, ins, dele, hidden, None, child))
         elif tag == T_SYM:
             code = child.get(_W + "char")
             if code:
                 try:
                     from ..model.numbering import bullet_glyph
 
-                    yield Piece(TEXT, bullet_glyph(chr(int(code, 16)), child.get(_W + "font")), run, ins, dele, hidden,
-                                node=child)
+                    append(Piece(TEXT, bullet_glyph(chr(int(code, 16)), child.get(_W + "font")), run, ins, dele,
+                                 hidden, None, child))
                 except ValueError:
                     pass
         elif tag == T_DRAWING:
@@ -210,22 +233,21 @@ def _run(run, state, hidden_styles, ins, dele) -> Iterator[Piece]:
                 if extent is None:
                     continue
                 kind = "inline" if holder.tag == f"{{{WP_NS}}}inline" else "anchor"
-                yield Piece(OBJECT, "", run, ins, dele, hidden,
-                            extra=f"{kind}:{extent.get('cx', '0')}:{extent.get('cy', '0')}", node=holder)
-        elif tag == T_FOOTNOTE_REF or tag == T_ENDNOTE_REF:
-            if tag == T_FOOTNOTE_REF:
-                yield Piece(NOTE, "", run, ins, dele, hidden, extra="footnote", node=child)
-            else:
-                yield Piece(NOTE, "", run, ins, dele, hidden, extra="endnote", node=child)
+                append(Piece(OBJECT, "", run, ins, dele, hidden,
+                             f"{kind}:{extent.get('cx', '0')}:{extent.get('cy', '0')}", holder))
+        elif tag == T_FOOTNOTE_REF:
+            append(Piece(NOTE, "", run, ins, dele, hidden, "footnote", child))
+        elif tag == T_ENDNOTE_REF:
+            append(Piece(NOTE, "", run, ins, dele, hidden, "endnote", child))
         elif tag == MC_ALTERNATE:
             branch = child.find(MC_CHOICE)
             if branch is None:
                 branch = child.find(MC_FALLBACK)
             if branch is not None:
-                fake_run = branch  # children of the branch are run content
-                for sub in _run(fake_run, state, hidden_styles, ins, dele):
+                start = len(out)
+                _run(branch, state, hidden_styles, ins, dele, out)  # the branch's children are run content
+                for sub in out[start:]:
                     sub.run = run
-                    yield sub
 
 
 def text_boxes(p: etree._Element) -> list[etree._Element]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from lxml import etree
 
-from ..model.numbering import LabelCounter, _num, list_membership
+from ..model.numbering import LabelCounter, _num, membership
 from ..model.tables import row_cells, table_rows
 from ..model.textkit import index_to_utf16
 from ..package.ooxml import (
@@ -28,7 +28,7 @@ from ..package.ooxml import (
     on_off,
 )
 from . import inline
-from .accepted import joins_into, mark_deleted
+from .accepted import deleting_mark, joins_into
 from .blocks import Anchor, Block, CommentAnchor, Snapshot, TableLocation
 from .inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
 
@@ -87,7 +87,9 @@ class _Walker:
                 tag = child.tag
             if tag == T_P:
                 read = None
-                if joins_into(child) is not None:
+                ppr = first_child(child, T_PPR)
+                deleted = ppr is not None and deleting_mark(child, ppr) is not None
+                if deleted and joins_into(child) is not None:
                     read = (self.carried(), *self.paragraph_text(child))
                     # a wholly deleted paragraph adds nothing to the next one: it stays a blank block
                     # of its own, which edits report as pending deletion and may insert beside
@@ -100,7 +102,7 @@ class _Walker:
                 if table_ctx is not None:
                     ctx = TableLocation(**table_ctx, paragraph_index=para_index)
                     para_index += 1
-                self.paragraph(child, ctx, depth, joining, read)
+                self.paragraph(child, ctx, depth, joining, read, ppr, deleted)
                 joining = []
             elif tag == T_TBL:
                 self.table(child, table_ctx, depth + 1)
@@ -184,7 +186,7 @@ class _Walker:
         block_id = f"opaque-{self.opaque_count}"
         self.opaque_count += 1
         self.blocks.append(Block(id=block_id, kind="diagnostic", text=text,
-                                 diagnostic={"type": "opaqueCarrier", "carrier": carrier}))
+                                 _more=Block.more(diagnostic={"type": "opaqueCarrier", "carrier": carrier})))
 
     def carried(self) -> tuple:
         state = self.state
@@ -194,14 +196,22 @@ class _Walker:
         self._carried = carried
         return carried
 
-    def shared(self, value):
-        """One object for equal values (a name, a label, a numbering record) over the whole walk."""
-        key = tuple((k, type(v), v) for k, v in value.items()) if isinstance(value, dict) else value
-        return self._shared.setdefault(key, value)
+    def shared(self, value: str | None) -> str | None:
+        """One object for equal names and labels over the whole walk."""
+        return self._shared.setdefault(value, value)
 
-    def paragraph(self, p, table_loc, depth, joined=(), read=None):
+    def record(self, make, el) -> dict:
+        """make(el) (a property's JSON record), one object for every element with the same attributes."""
+        key = (make, *el.items())
+        found = self._shared.get(key)
+        if found is None:
+            found = self._shared[key] = make(el)
+        return found
+
+    def paragraph(self, p, table_loc, depth, joined=(), read=None, ppr=None, deleted=False):
         """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
-        `read`: p's (walk entry, text, extras) when the caller has read it already."""
+        `read`: p's (walk entry, text, extras) when the caller has read it already; `ppr`: its w:pPr,
+        `deleted`: whether its mark is a pending deletion."""
         boxes = inline.text_boxes(p)
         lazy = read is None and not joined and not boxes  # its preview runs are read again when asked for
         entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p, not lazy))
@@ -213,23 +223,17 @@ class _Walker:
         else:
             self.blank_count += 1
         block_id = self.mint_id(p.get(W14_PARA_ID), is_content)
-        block = Block(id=block_id, kind="paragraph", text=text, element=p, table=table_loc)
-        if joined:
-            block.joined = tuple(part[0] for part in joined)
-            starts = [0]
-            for part in joined:
-                starts.append(starts[-1] + len(part[1]))
-            block.joined_starts = tuple(starts)
-        if block_id in self.positional_ids:
-            block.id_stability = "positional"
-        block._preview = (self.reread if text else None) if lazy else extras["runs"]
-        if extras["boundaries"]:
-            block.structural_boundaries = extras["boundaries"]
+        starts = [0]
+        for part in joined:
+            starts.append(starts[-1] + len(part[1]))
+        more = Block.more("positional" if block_id in self.positional_ids else None, extras["boundaries"] or None,
+                          table_loc, None, extras["comments"] or None, tuple(part[0] for part in joined),
+                          tuple(starts) if joined else ())
+        block = Block(id=block_id, kind="paragraph", text=text, element=p, _more=more,
+                      _preview=(self.reread if text else None) if lazy else extras["runs"])
         # a wholly deleted paragraph (its text and its mark) is gone once accepted: it takes no number
-        self.paragraph_properties(p, block, counted=is_content or bool(joined) or not mark_deleted(p))
+        self.paragraph_properties(p, block, is_content or bool(joined) or not deleted, ppr)
         self.blocks.append(block)
-        if extras["comments"]:
-            block.comment_ids = extras["comments"]
         for cid in extras["comments"]:
             anchor = self.comment_anchors[cid]
             if anchor.block_id is None:
@@ -252,7 +256,7 @@ class _Walker:
         touched_comments: list[str] = []
         active = self.active_comments
         state = self.state
-        for piece in inline.iter_pieces(p, state, self.hidden_styles):
+        for piece in inline.pieces(p, state, self.hidden_styles):
             kind = piece.kind
             if kind == TEXT or kind == TAB or kind == BREAK:
                 if piece.dele is not None or piece.hidden:
@@ -306,9 +310,8 @@ class _Walker:
         return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
                                 "pstyle": pstyle}
 
-    def paragraph_properties(self, p, block: Block, counted: bool = True):
+    def paragraph_properties(self, p, block: Block, counted: bool, ppr):
         doc = self.doc
-        ppr = first_child(p, T_PPR)
         style_id = direct_outline = numpr = alignment = spacing = indentation = None
         if ppr is not None:
             found: dict = {}
@@ -326,10 +329,10 @@ class _Walker:
                 alignment = self.shared(jc.get(W_VAL))
             el = found.get(_W + "spacing")
             if el is not None:
-                spacing = self.shared(_spacing_json(el))
+                spacing = self.record(_spacing_json, el)
             el = found.get(_W + "ind")
             if el is not None:
-                indentation = self.shared(_indent_json(el))
+                indentation = self.record(_indent_json, el)
 
         # heading level: direct outline level first, then the style
         heading = None
@@ -338,11 +341,20 @@ class _Walker:
         else:
             heading = doc.styles.heading_level(style_id or doc.styles.default_paragraph_style)
 
-        stated, eff_num, eff_lvl = list_membership(doc.styles, doc.numbering, style_id, numpr)
-        stated = self.shared(stated)
-        label = reference = None
+        num_id = ilvl = None
+        if numpr is not None:
+            nid = first_child(numpr, _W + "numId")
+            num_id = nid.get(W_VAL) if nid is not None else None
+            ilvl = int_attr(first_child(numpr, _W + "ilvl"))
+        key = ("membership", style_id, numpr is not None, num_id, ilvl)
+        known = self._shared.get(key)
+        if known is None:
+            stated, eff_num, eff_lvl = membership(doc.styles, doc.numbering, style_id, numpr is not None, num_id, ilvl)
+            reference = {"numId": _num(eff_num), "level": eff_lvl} if eff_num is not None else None
+            known = self._shared[key] = (stated, eff_num, eff_lvl, reference)
+        stated, eff_num, eff_lvl, reference = known
+        label = None
         if eff_num is not None:
-            reference = self.shared({"numId": _num(eff_num), "level": eff_lvl})
             if doc.numbering.is_defined(eff_num) and eff_lvl is not None and 0 <= eff_lvl < 9:
                 if counted:
                     self.deleted_counter = None
@@ -466,8 +478,9 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
         text, extras = walker.paragraph_text(p)
         if walker.carried() != leaving or inline.text_boxes(p):
             return None
-        block = replace(old, text=text, _preview=extras["runs"], structural_boundaries=extras["boundaries"] or None,
-                        comment_ids=extras["comments"] or None, walk=(entry, leaving))
+        block = replace(old, text=text, _preview=extras["runs"], walk=(entry, leaving), _more=Block.more(
+            old.id_stability, extras["boundaries"] or None, old.table, old.diagnostic, extras["comments"] or None,
+            old.joined, old.joined_starts))
         if block.is_content != old.is_content:
             if positions is None:
                 positions = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
