@@ -253,6 +253,17 @@ class Document:
                                                                                  self.positional_ids))
         return cached[1]
 
+    @property
+    def snapshot_is_read(self) -> bool:
+        """Is the body's snapshot at hand (not dropped by an edit since)?"""
+        return self._snapshot is not None
+
+    def adopt_snapshot(self, snapshot) -> None:
+        """Take a body snapshot the caller derived for the document as it is now (reading.splice, after
+        an edit that replaced a few sibling paragraphs), in place of reading the whole body again."""
+        if self._snapshot is None and snapshot is not None:
+            self._snapshot = snapshot
+
     def invalidate(self, edited=None) -> None:
         """Forget derived views after an edit, and count the change. `edited`: the paragraphs an
         edit changed only the runs of; their blocks are read again and the rest of the snapshot

@@ -115,8 +115,7 @@ def _forget_text_edits(paginator, snapshot, paragraphs) -> bool:
                            or a.display_label != b.display_label):
             return False
     paginator.snapshot = snapshot
-    for key in [k for k in measured if k[0] in paragraphs]:
-        del measured[key]
+    paginator.forget(paragraphs)
     return True
 
 
