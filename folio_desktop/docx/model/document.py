@@ -258,11 +258,19 @@ class Document:
         """Is the body's snapshot at hand (not dropped by an edit since)?"""
         return self._snapshot is not None
 
-    def adopt_snapshot(self, snapshot) -> None:
+    def adopt_snapshot(self, snapshot, stories: dict | None = None) -> None:
         """Take a body snapshot the caller derived for the document as it is now (reading.splice, after
-        an edit that replaced a few sibling paragraphs), in place of reading the whole body again."""
+        an edit that replaced a few sibling paragraphs), in place of reading the whole body again, and
+        `stories`, the other stories' snapshots from before that edit (story_snapshots()), which an edit
+        of the body's paragraphs alone leaves as they were."""
         if self._snapshot is None and snapshot is not None:
             self._snapshot = snapshot
+            if stories and not self._story_snapshots:
+                self._story_snapshots = dict(stories)
+
+    def story_snapshots(self) -> dict:
+        """The other stories' snapshots read so far (to hand back to adopt_snapshot)."""
+        return dict(self._story_snapshots)
 
     def invalidate(self, edited=None) -> None:
         """Forget derived views after an edit, and count the change. `edited`: the paragraphs an

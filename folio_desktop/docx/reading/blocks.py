@@ -59,8 +59,9 @@ class Block:
     table: TableLocation | None = None
     diagnostic: dict | None = None
     comment_ids: list[str] | None = None  # w:id of every comment whose range covers some of its text
-    # what the story walk carried into and out of this paragraph (open fields, note counts, open
-    # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
+    # what the story walk carried into and out of this paragraph (its first, when joined) (open fields,
+    # note counts, open comment ranges), so one edited paragraph can be read again alone (patched(),
+    # not joined ones) or a stretch of them (splice.py); None: it cannot (a text box in it)
     walk: tuple | None = field(default=None, repr=False, compare=False)
     # the paragraphs before `element` whose deleted marks join them to it in the accepted view
     # (accepted.joins_into): the block reads their text first, as accept-all and No Markup show it

@@ -80,8 +80,9 @@ class _Walker:
                     # a wholly deleted paragraph adds nothing to the next one: it stays a blank block
                     # of its own, which edits report as pending deletion and may insert beside
                     if read[1] or joining:
-                        joining.append((child, read[1], read[2]))
-                        for box in inline.text_boxes(child):
+                        boxes = inline.text_boxes(child)
+                        joining.append((child, read[1], read[2], read[0], bool(boxes)))
+                        for box in boxes:
                             self.container(box, None, depth + 1)
                         continue
                 ctx = None
@@ -179,8 +180,8 @@ class _Walker:
         return tuple(state.fields), state.footnotes, state.endnotes, tuple(self.active_comments)
 
     def paragraph(self, p, table_loc, depth, joined=(), read=None):
-        """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
-        `read`: p's (walk entry, text, extras) when the caller has read it already."""
+        """One block; `joined`: the (paragraph, text, extras, walk entry, has text boxes) that run on
+        into p (accepted.py); `read`: p's (walk entry, text, extras) when the caller has read it already."""
         entry, text, extras = read if read is not None else (self.carried(), *self.paragraph_text(p))
         if joined:
             text, extras = _join_texts(joined, text, extras)
@@ -215,8 +216,9 @@ class _Walker:
             if anchor.block_id is None:
                 anchor.block_id = block_id
         boxes = inline.text_boxes(p)
-        if not boxes and not joined:  # a text box's paragraphs are blocks of their own, read after this one
-            block.walk = (entry, self.carried())
+        # a text box's paragraphs are blocks of their own, read after this one (or among joined ones)
+        if not boxes and not any(part[4] for part in joined):
+            block.walk = (joined[0][3] if joined else entry, self.carried())
         for box in boxes:
             self.container(box, None, depth + 1)
 
@@ -346,7 +348,7 @@ def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
     offset = 0
     pstyle = extras["pstyle"]
     doc = None
-    for _p, part_text, part in (*joined, (None, text, extras)):
+    for _p, part_text, part, *_walk in (*joined, (None, text, extras)):
         texts.append(part_text)
         if part["runs"]:
             doc = part["runs"][0]
@@ -438,9 +440,13 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     # the other blocks keep their anchors (same block, same place): a new one each would cost more
     # than the edit on a 500-page document
     out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
+    # the new anchors ask the snapshot the shared ones ask (not `out`: an anchor pointing back at its
+    # own snapshot makes each keystroke's snapshot a reference cycle, which only a full garbage
+    # collection frees, stalling the window on a long document)
+    owner = next(iter(snap.anchors.values()))._snapshot if snap.anchors else out
     for p in dict.fromkeys(paragraphs):
         block = by_paragraph[p]
-        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, out)
+        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, owner)
     return out
 
 

@@ -8,7 +8,7 @@ part of a second on a 500-page contract. `spliced` reads only the stretch of par
 the very objects, as patched does, when nothing beyond the stretch can read differently:
 
 - the stretch holds paragraphs of the body (and point markup between them: bookmarks, comment range
-  marks), no table, no text box;
+  marks), no table, no text box; it is widened to whole blocks (paragraphs joined by deleted marks);
 - the walk leaves it as it entered the block after it before (open complex fields, note references
   counted so far), no comment range runs across its edges, and its paragraphs keep their own ids;
 - list numbering: the counters are taken up where they stood at the stretch (replayed from the nearest
@@ -21,6 +21,7 @@ Anything else returns None, and the body is read afresh as before.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 
 from ..model.numbering import LabelCounter
@@ -31,8 +32,9 @@ from .snapshot import RESERVED_PREFIXES, T_CEND, T_CSTART, T_P, _Walker
 
 _POINT_MARKS = frozenset((*BETWEEN, T_CSTART, T_CEND))
 _STATES = "_label_states"  # on a Snapshot: {block index: the list counters before that block}
+_POSITIONAL = "_positional_ids"  # on a Snapshot: has any block a seq-/blank- id (_positional)
 _STATE_EVERY = 64  # list items between two kept states: a replay from the nearest costs at most this many
-_MAX_WIDEN = 8  # joined blocks a stretch may be widened over
+_MAX_WIDEN = 16  # times a stretch may be widened over the blocks at its edges
 
 
 def spliced(doc, snap: Snapshot, parent, start: int, old_count: int, new_count: int) -> Snapshot | None:
@@ -74,14 +76,14 @@ def spliced(doc, snap: Snapshot, parent, start: int, old_count: int, new_count: 
         if block.kind == "diagnostic" or block.id.startswith(RESERVED_PREFIXES) or \
                 (block.id in snap.anchors and block.id not in old_ids):
             return None  # an id the full walk would have minted or given to another block
-    if _counts(new) != _counts(old) and any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks[i1:]):
+    if _counts(new) != _counts(old) and _positional(snap):
         return None  # the positional ids after the stretch count content and blank paragraphs
-    following = snap.blocks[i1:]
+    tail = following = snap.blocks[i1:]
     if counters is not None:
-        following = _renumbered(nums, old, following, counters, [walker.counter, walker.deleted_counter])
+        following = _renumbered(nums, old, tail, counters, [walker.counter, walker.deleted_counter])
         if following is None:
             return None
-    return _assembled(snap, walker, i0, i1, new, following)
+    return _assembled(snap, walker, i0, i1, new, following, following is not tail)
 
 
 def _walk(doc, region, entry: tuple, counters) -> _Walker:
@@ -94,9 +96,10 @@ def _walk(doc, region, entry: tuple, counters) -> _Walker:
     return walker
 
 
-def _assembled(snap: Snapshot, walker: _Walker, i0: int, i1: int, new: list, following: list) -> Snapshot:
+def _assembled(snap: Snapshot, walker: _Walker, i0: int, i1: int, new: list, following: list,
+               renumbered: bool) -> Snapshot:
     """The new snapshot: the blocks before the stretch, its new blocks, the blocks after it (some
-    numbered again), with anchors in block order as a full read makes them."""
+    numbered again when `renumbered`), with anchors in block order as a full read makes them."""
     blocks = snap.blocks[:i0] + new + following
     comments = {cid: walker.comment_anchors.get(cid, anchor) for cid, anchor in snap.comment_anchors.items()}
     by_paragraph = dict(snap.block_of_paragraph)
@@ -105,35 +108,48 @@ def _assembled(snap: Snapshot, walker: _Walker, i0: int, i1: int, new: list, fol
             if by_paragraph.get(p) is block:
                 del by_paragraph[p]
     by_paragraph.update(walker.by_paragraph)
-    for was, now in zip(snap.blocks[i1:], following):
-        if was is not now:  # numbered again
-            for p in now.paragraphs:
-                by_paragraph[p] = now
+    if renumbered:
+        for was, now in zip(snap.blocks[i1:], following):
+            if was is not now:
+                for p in now.paragraphs:
+                    by_paragraph[p] = now
     out = Snapshot(blocks, {}, comments, by_paragraph)
     # those before the stretch are shared (same block, same place); those after it move by as many
-    # blocks as the stretch gained or lost
+    # blocks as the stretch gained or lost. The new ones ask the snapshot their neighbours came from
+    # for hash counts (as patched()'s shared anchors do), not `out`: an anchor pointing back at its own
+    # snapshot makes each keystroke's snapshot a reference cycle, thousands of objects only a full
+    # garbage collection frees, which then stalls the window for a fifth of a second
+    owner = next(iter(snap.anchors.values()))._snapshot if snap.anchors else out
     shift = len(new) - (i1 - i0)
+    items = list(snap.anchors.items())  # in block order, as every snapshot makes them
+    k0 = bisect_left(items, i0, key=_index_of)
+    k1 = bisect_left(items, i1, key=_index_of)
     anchors = out.anchors
-    pending = True
-    for block_id, anchor in snap.anchors.items():
-        index = anchor.index
-        if index < i0:
-            anchors[block_id] = anchor
-            continue
-        if pending:
-            pending = False
-            for offset, block in enumerate(new):
-                anchors[block.id] = Anchor(block, i0 + offset, out)
-        if index >= i1:
-            block = blocks[index + shift]
-            anchors[block_id] = Anchor(block, index + shift, out) if shift or block is not anchor.block else anchor
-    if pending:  # the stretch ends the body
-        for offset, block in enumerate(new):
-            anchors[block.id] = Anchor(block, i0 + offset, out)
+    anchors.update(items[:k0])
+    anchors.update((block.id, Anchor(block, i0 + offset, owner)) for offset, block in enumerate(new))
+    if shift or renumbered:
+        anchors.update((block_id, anchor if (block := blocks[anchor.index + shift]) is anchor.block and not shift
+                        else Anchor(block, anchor.index + shift, owner)) for block_id, anchor in items[k1:])
+    else:
+        anchors.update(items[k1:])
     kept = getattr(snap, _STATES, None)
     if kept:
         setattr(out, _STATES, {i: state for i, state in kept.items() if i <= i0})
+    setattr(out, _POSITIONAL, _positional(snap))  # the stretch's blocks have ids of their own (checked)
     return out
+
+
+def _positional(snap: Snapshot) -> bool:
+    """Has any block a positional id (seq-/blank-: counted, not the paragraph's own)? Asked once per read."""
+    found = getattr(snap, _POSITIONAL, None)
+    if found is None:
+        found = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
+        setattr(snap, _POSITIONAL, found)
+    return found
+
+
+def _index_of(item) -> int:
+    return item[1].index
 
 
 def _stretch(snap: Snapshot, parent, start: int, end: int):
@@ -153,7 +169,7 @@ def _stretch(snap: Snapshot, parent, start: int, end: int):
             continue
         before = after = None
         if start > 0:
-            before, widened = _neighbour(snap, parent, parent[start - 1])
+            before, widened = _neighbour(snap, parent, parent[start - 1], True)
             if before is None and widened is None:
                 return None
             if widened is not None:
@@ -161,7 +177,7 @@ def _stretch(snap: Snapshot, parent, start: int, end: int):
                 end = max(end, widened[1])
                 continue
         if end < children and not _body_end(parent, end):
-            after, widened = _neighbour(snap, parent, parent[end])
+            after, widened = _neighbour(snap, parent, parent[end], False)
             if after is None and widened is None:
                 return None
             if widened is not None:
@@ -172,15 +188,16 @@ def _stretch(snap: Snapshot, parent, start: int, end: int):
     return None
 
 
-def _neighbour(snap: Snapshot, parent, p):
-    """(its block, None) when paragraph p is a block of its own that the walk read with its state on
-    either side; (None, (start, end)) for the span of parent to take into the stretch when p's block
-    joins several paragraphs; (None, None) when p is no paragraph or its block leaves the parent."""
+def _neighbour(snap: Snapshot, parent, p, before: bool):
+    """(its block, None) when paragraph p ends the block before the stretch (`before`) or begins the one
+    after it, a block the walk read with its state on either side; (None, (start, end)) for the span of
+    parent to take into the stretch otherwise; (None, None) when p is no paragraph or its block leaves
+    the parent."""
     if p.tag != T_P:
         return None, None
     block = snap.block_of_paragraph.get(p)
-    if block is not None and block.element is p and not block.joined and block.walk is not None \
-            and block.id in snap.anchors:
+    if block is not None and block.walk is not None and block.id in snap.anchors and \
+            (block.element is p if before else block.paragraphs[0] is p):
         return block, None
     if block is None or block.table is not None:
         return None, None

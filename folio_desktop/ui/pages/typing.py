@@ -323,6 +323,14 @@ class PageEditor(QObject):
             gc.collect()
             gc.freeze()
 
+    def freeze_survivors(self) -> None:
+        """Once typing pauses (and what it changed is laid out and in the panels): move what survived it
+        out of the collector's way too, as _freeze does for the document, so that the objects made by
+        relayouts do not pile up into a full collection that stalls a later keystroke. Typing makes no
+        reference cycles (reading.splice, text_boxes), so nothing freezes that would need collecting."""
+        if self._frozen is not None:
+            gc.freeze()
+
     def _caret(self) -> Mark | None:
         view = self.view
         if getattr(view, "markup_view", "all") == "original":
@@ -364,10 +372,11 @@ class PageEditor(QObject):
 
         def run(ops: list[dict]) -> dict:
             before, version, length = reviewer.snapshot(), doc.version, len(parent)
+            stories = doc.story_snapshots()  # the notes, headers and footers: a keystroke leaves them as they are
             result = apply(ops)
             count = span[1] + len(parent) - length
             if doc.version == version + 1 and not doc.snapshot_is_read:
-                doc.adopt_snapshot(spliced(doc, before, parent, span[0], span[1], count))
+                doc.adopt_snapshot(spliced(doc, before, parent, span[0], span[1], count), stories)
             span[1] = count
             return result
 
