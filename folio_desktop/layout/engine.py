@@ -123,11 +123,13 @@ class Paginator:
             return None
         return self.note_numbers.get((kind, int(note_id)))
 
-    def invalidate(self, paragraphs=()) -> None:
+    def invalidate(self, paragraphs=()) -> set:
         """After an edit: forget the measurements of the given paragraphs and of every paragraph
-        whose text or list label changed (renumbering), and re-read sections and note numbers."""
-        if self._invalidate_stretch(self.doc.snapshot(), paragraphs):
-            return
+        whose text or list label changed (renumbering), and re-read sections and note numbers.
+        Returns the paragraphs forgotten: the pages that hold them must be laid out again."""
+        stretch = self._invalidate_stretch(self.doc.snapshot(), paragraphs)
+        if stretch is not None:
+            return stretch
         old = {b.element: (b.text, b.display_label) for b in self.snapshot.blocks if b.element is not None}
         self.snapshot = self.doc.snapshot()
         stale = set(paragraphs)
@@ -147,13 +149,15 @@ class Paginator:
         self._note_cache = {}
         self._note_index = {}  # an edit may have added or removed notes
         self._story_paragraphs = {}  # or a header's paragraphs
+        return stale
 
-    def _invalidate_stretch(self, snapshot, paragraphs) -> bool:
+    def _invalidate_stretch(self, snapshot, paragraphs) -> set | None:
         """invalidate() after an edit that replaced a stretch of body paragraphs and left every other block
         the very object it was (a keystroke's Enter or Backspace: reading.splice): forget those paragraphs
         only and put the new ones in their section's place, without reading the body's sections, notes
-        and comment ranges again (a tenth of a second on a 500-page contract). False, having changed
-        nothing, for any other edit (a section break, a table, a note reference in the stretch)."""
+        and comment ranges again (a tenth of a second on a 500-page contract); the paragraphs forgotten
+        (those after it a renumbered list moved too). None, having changed nothing, for any other edit
+        (a section break or a table in the stretch)."""
         old, new = self.snapshot.blocks, snapshot.blocks
         n = min(len(old), len(new))
         head = 0
@@ -165,27 +169,27 @@ class Paginator:
         gone, came = old[head:len(old) - tail], new[head:len(new) - tail]
         if not head or not tail or not (gone or came) or any(b.table is not None or b.element is None
                                                               for b in (*gone, *came)):
-            return False
+            return None
         body = self.doc.body
         lo, hi = new[head - 1].element, new[len(new) - tail].element
         if lo.getparent() is not body or hi.getparent() is not body:
-            return False
+            return None
         between = [el for el in body[body.index(lo) + 1:body.index(hi)] if isinstance(el.tag, str)]
         section = next((s for s in self.sections if lo in s.elements), None)
         if section is None or hi not in section.elements:
-            return False
+            return None
         first, last = section.elements.index(lo), section.elements.index(hi)
         stretch = {p for b in (*gone, *came) for p in b.paragraphs} | set(paragraphs)
-        if first >= last or any(el.tag != T_P or _breaks_section(el) for el in (*section.elements[first + 1:last],
-                                                                                 *between, *stretch)):
-            return False
+        if first >= last or any((el.tag != T_P and el.tag not in _POINT_MARKS) or _breaks_section(el)
+                                for el in (*section.elements[first + 1:last], *between, *stretch)):
+            return None
         section.elements[first + 1:last] = between
         self.snapshot = snapshot
         self.forget(stretch)
         if any(next(p.iter(_W + "footnoteReference", _W + "endnoteReference"), None) is not None for p in between):
             self.note_numbers = footnotes.number_notes(self.doc)
         self.open_comments = _open_comments(self.doc)
-        return True
+        return stretch
 
 
     # -- the page flow ---------------------------------------------------------------------------------
@@ -553,6 +557,12 @@ def layout_document(doc, fonts: FontBook | None = None, show_markup: bool = True
 
 
 _COMMENT_TAGS = (_W + "commentRangeStart", _W + "commentRangeEnd", T_P)
+
+
+# markup that may stand between two body paragraphs and that the page flow passes over
+_POINT_MARKS = frozenset(_W + t for t in (
+    "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd", "proofErr", "permStart", "permEnd",
+    "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
 
 
 def _breaks_section(p) -> bool:

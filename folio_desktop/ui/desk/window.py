@@ -16,6 +16,7 @@ menus (actions.py) call the methods of whichever of the three owns them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoGroup
@@ -25,14 +26,10 @@ from ... import APP_NAME
 from ...agents.bridges import decode_comment_id
 from ...assistant import AssistantSettings, load_settings
 from ...docx import DocxReviewer
-from ...sharing.mcp_http import SharingError
-from ...sharing.mcp_window import remove_share_file, share_token, write_share_file
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
-from ..chat.mcp_share import McpShare
 from ..chat.panel import ChatPanel
-from ..chat.share_dialog import ShareDialog
 from ..disk.recent_files import desktop_settings
 from ..pages.reading_position import top_block_id
 from ..pages.view import PageView
@@ -47,6 +44,11 @@ from .commands import DeskCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
 from .settings_dialog import SettingsDialog
+
+if TYPE_CHECKING:  # sharing is imported when the lawyer first shares: the MCP SDK and its web server
+    # take longer to import than the first page takes to show (tests/unit/ui/desk/test_start_up.py)
+    from ..chat.mcp_share import McpShare
+    from ..chat.share_dialog import ShareDialog
 
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
@@ -222,11 +224,12 @@ class ReviewWindow(QMainWindow):
     def after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
         """The document changed: lay out what it touched again, read the panels again, mark the
         window modified and schedule a recovery copy."""
+        self.commands.catch_up.finish()  # what typing left for the panels (the outline), before they read again
         if relayout:
             self.relayout(block_ids)
         self.changes.refresh()
         self.comments.refresh()
-        if self.view.document_layout is None:  # a full relayout is running: pages come with it
+        if not self.view.is_laid_out:  # a full relayout is running: pages come with it
             self.outline.refresh()
         self.update_title()
         self.files.autosaver.changed()
@@ -308,6 +311,9 @@ class ReviewWindow(QMainWindow):
         to connect a client."""
         if self.reviewer is None:
             return None
+        from ...sharing.mcp_http import SharingError
+        from ..chat.share_dialog import ShareDialog
+
         if self.mcp_share is None:
             try:
                 self.mcp_share = self._start_sharing()
@@ -323,6 +329,10 @@ class ReviewWindow(QMainWindow):
         return self.share_dialog
 
     def _start_sharing(self) -> McpShare:
+        from ...sharing.mcp_http import SharingError
+        from ...sharing.mcp_window import share_token, write_share_file
+        from ..chat.mcp_share import McpShare
+
         token = share_token(self.settings.config_dir)
         port = int(self.desktop.value(SHARE_PORT_KEY, 0) or 0)
         # the clients' proposals carry Claude's author name, as the panel's do
@@ -360,6 +370,8 @@ class ReviewWindow(QMainWindow):
         share, self.mcp_share = self.mcp_share, None
         if share is None:
             return
+        from ...sharing.mcp_window import remove_share_file
+
         share.stop()
         share.deleteLater()
         remove_share_file(self.settings.config_dir, share.url)
