@@ -15,16 +15,17 @@ menus (actions.py) call the methods of whichever of the three owns them.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoGroup
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from ... import APP_NAME
 from ...agents.bridges import decode_comment_id
-from ...assistant import AssistantSettings, load_settings
+from ...assistant.settings import AssistantSettings, keyring_key, load_settings, read_keyring_key
 from ...docx import DocxReviewer
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
@@ -56,6 +57,25 @@ STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not a
 SHARE_PORT_KEY = "mcp/port"  # kept (as the token is), so a client configured once connects again next time
 
 
+class KeyringLookup(QObject):
+    """The API key stored in the system keyring, looked up on a thread of its own (keyring finds its
+    backend by scanning the installed packages: a few tenths of a second the window does not wait for);
+    `found` carries it to the GUI thread, "" when there is none."""
+
+    found = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        threading.Thread(target=self._look_up, name="keyring", daemon=True).start()
+
+    def _look_up(self) -> None:
+        key = keyring_key() or ""
+        try:
+            self.found.emit(key)  # queued to the window's thread
+        except RuntimeError:  # the window closed meanwhile
+            pass
+
+
 class ReviewWindow(QMainWindow):
     """The review desk's main window: the open document and the widgets that show it; its files and
     its commands are the two objects `files` and `commands`."""
@@ -65,7 +85,10 @@ class ReviewWindow(QMainWindow):
 
     def __init__(self, settings: AssistantSettings | None = None, parent=None):
         super().__init__(parent)
-        self.settings = settings if settings is not None else load_settings()
+        # the keyring is asked once the first page shows (finding its backend takes longer than the page)
+        self._keyring_due = settings is None
+        self.settings = settings if settings is not None else load_settings(use_keyring=False)
+        self._panels_due: DocxReviewer | None = None  # a document the panels will read after its first page
         self.reviewer: DocxReviewer | None = None
         self.bridge: LiveBridge | None = None
         self.review_actions: ReviewActions | None = None
@@ -142,6 +165,8 @@ class ReviewWindow(QMainWindow):
         view.commentClicked.connect(self._on_comment_clicked)
         view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
         view.layoutFinished.connect(lambda _n: self._on_layout_finished())
+        # a turn of the event loop later: the first page is on screen before the panels read the document
+        view.firstPagePainted.connect(lambda: QTimer.singleShot(0, self._after_first_paint))
         self._follow_timer = QTimer(self)
         self._follow_timer.setSingleShot(True)
         self._follow_timer.setInterval(FOLLOW_MS)
@@ -211,19 +236,40 @@ class ReviewWindow(QMainWindow):
         self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
                                  on_changed=self._on_model_changed,
                                  resolve_others=self.settings.allow_resolving_others)
-        self.chat.set_bridge(self.bridge, title=self.display_name)
-        self.outline.set_document(reviewer)
-        self.changes.set_document(reviewer)
-        self.comments.set_document(reviewer)
+        self.chat.set_bridge(None, title=self.display_name)  # not the last document's tools meanwhile
+        self._panels_due = reviewer  # the panels (and Claude's tools) once the first page shows: _fill_panels
         self.find_bar.attach(self.view, reviewer)
         self.saved_version = reviewer.document_version() if saved else None
         self.update_title()
         self._update_enabled()
         self.documentOpened.emit(path)
 
+    def _fill_panels(self) -> None:
+        """The chat takes the document's tools and the outline, changes and comments panels read the
+        document installed last: once its first page is painted (they read the whole document, and
+        the tools import the tool layer, which the lawyer does not wait for), or sooner when
+        something needs them (the layout finished, a change, a question to Claude)."""
+        reviewer, self._panels_due = self._panels_due, None
+        if reviewer is not None and reviewer is self.reviewer:
+            self.chat.set_bridge(self.bridge, title=self.display_name)
+            self.outline.set_document(reviewer)
+            self.changes.set_document(reviewer)
+            self.comments.set_document(reviewer)
+
+    def _after_first_paint(self) -> None:
+        self._fill_panels()
+        if self._keyring_due:
+            self._keyring_due = False
+            KeyringLookup(self).found.connect(self._keyring_key_found)
+
+    def _keyring_key_found(self, key: str) -> None:
+        if read_keyring_key(self.settings, key):
+            self.apply_settings()
+
     def after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
         """The document changed: lay out what it touched again, read the panels again, mark the
         window modified and schedule a recovery copy."""
+        self._fill_panels()
         self.commands.catch_up.finish()  # what typing left for the panels (the outline), before they read again
         if relayout:
             self.relayout(block_ids)
@@ -261,6 +307,7 @@ class ReviewWindow(QMainWindow):
         self.comments.select_comment(comment_id)
 
     def _on_layout_finished(self) -> None:
+        self._fill_panels()
         self.outline.refresh(self.view.document_layout)
         self.follow_scroll()
         self.files.tell_missing_fonts()

@@ -53,6 +53,7 @@ class PageView(QAbstractScrollArea):
     selectionChanged = Signal()
     editingNotice = Signal(str)  # a sentence for the lawyer: where typing does not work, and why
     pagesRelaidOut = Signal(int, int)  # first and last page an edit laid out again
+    firstPagePainted = Signal()  # a document's first page is on screen (emitted once per document shown)
 
     editor = None  # a PageEditor when the pages can be typed in (it sets itself here)
 
@@ -61,6 +62,7 @@ class PageView(QAbstractScrollArea):
         self.pages: list[Page] = []
         self._document_layout: DocumentLayout | None = None  # set when layout has finished
         self._relayout: Relayout | None = None  # an edit's relayout still going on past the pages on screen
+        self._first_paint_due = False  # firstPagePainted is still to come for the document shown
         self._relayout_timer = QTimer(self)
         self._relayout_timer.setSingleShot(True)
         self._relayout_timer.setInterval(0)
@@ -100,6 +102,8 @@ class PageView(QAbstractScrollArea):
     def set_document(self, reviewer) -> None:
         """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
         layoutFinished)."""
+        if reviewer is not self.reviewer:
+            self._first_paint_due = True
         self._reset()
         self.marks = self._index(reviewer, self._view)
         self.reviewer = reviewer
@@ -107,6 +111,7 @@ class PageView(QAbstractScrollArea):
 
     def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
         """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
+        self._first_paint_due = True
         self._reset()
         self.marks = self._index(reviewer, layout.view)
         self.reviewer = reviewer
@@ -574,6 +579,9 @@ class PageView(QAbstractScrollArea):
         finally:
             painter.end()
             self.painted_pages = painted
+        if painted and self._first_paint_due:
+            self._first_paint_due = False
+            QTimer.singleShot(0, self.firstPagePainted.emit)  # after this paint, not inside it
 
     def render_page(self, number: int, zoom: float = 1.0) -> QImage:
         """Page `number` painted exactly as the view paints it, into an image at `zoom`."""
