@@ -176,6 +176,8 @@ class PageView(QAbstractScrollArea):
         before = self.pages
         if relayout.advance(until_page, deadline):
             self._relayout = None
+            if self.editor is not None:  # the new pages live on: out of the collector's way (PageEditor)
+                self.editor.freeze_survivors()
         else:
             self._relayout_timer.start()
         after = list(relayout.layout.pages)
@@ -203,7 +205,10 @@ class PageView(QAbstractScrollArea):
         if here is not None:  # a caret whose block went leaves no anchor behind either (painting needs both)
             selection.anchor, selection.caret = selection.unmark(anchor) or here, here
         self._update_scrollbars()
-        self.viewport().update()
+        top = self.verticalScrollBar().value()
+        shown = self._strip.visible(top, top + self.viewport().height())
+        if len(after) != len(before) or (shown and first <= shown[-1] + 1 and last >= shown[0] + 1):
+            self.viewport().update()  # (pages laid out past the screen change nothing on it)
         if first <= last:
             self.pagesRelaidOut.emit(first, last)
 
