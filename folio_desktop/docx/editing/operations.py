@@ -136,6 +136,7 @@ class OperationEngine:
             return self._all_skipped(ops, replayed, "documentVersionMismatch",
                                      f"the document is at version {self.version_token()}, not {pinned}")
         doc = self.doc
+        version_before = doc.version
         current = doc.snapshot()
         skipped: dict[int, tuple[str, str | None]] = {}
         planned: list[_Planned] = []
@@ -209,7 +210,7 @@ class OperationEngine:
             if changed:
                 doc.package.restore(state)
                 doc.reload()
-                doc.version -= 1  # nothing the caller can see changed
+                doc.version = version_before  # nothing the caller can see changed (a comment counted as one)
                 stamp.cursor[0] = cursor_before
         else:
             for part in self.parts_to_checkpoint():
