@@ -604,7 +604,7 @@ class ReviewActions(QObject):
 
     def _restored(self) -> None:
         self._restart_turn()  # undo or redo while Claude works: the turn goes on from here
-        self.changed.emit(None)
+        self.changed.emit(None)  # the whole document is laid out again
 
 
 def differing_span(old: str, new: str) -> tuple[int, int, str]:
