@@ -18,6 +18,7 @@ from folio_desktop.docx.editing.operations import OperationIdConflictError
 from folio_desktop.docx.model.textkit import text_hash
 
 PILOT = CORPUS / "contract_commonpaper_pilot_agreement.docx"
+NVCA = CORPUS / "contract_nvca_stock_purchase_agreement_27p.docx"
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 COMMENT_PARTS = ("comments", "commentsExtended", "commentsIds", "commentsExtensible", "numbering")
 
@@ -36,6 +37,8 @@ def open_state(rev: DocxReviewer) -> dict:
         part = doc.related_part(suffix)
         if part is not None:
             trees[suffix] = etree.tostring(package.xml(part))
+    for part in ("[Content_Types].xml", "word/_rels/document.xml.rels"):  # where a new part is declared
+        trees[part] = etree.tostring(package.xml(part))
     return {
         "blocks": [(b.id, b.kind, b.text) for b in rev.snapshot().blocks],
         "changes": [c.to_json() for c in rev.get_changes()],
@@ -408,3 +411,76 @@ def test_an_undone_batch_forgets_its_operation_ids():
     rev.undo_document_operations(first["undoHandle"])
     again = rev.apply_document_operations(batch(op))
     assert again["applied"] and "replayed" not in again
+
+
+# -- what is refused before anything is written ------------------------------------------------------------------
+
+
+def _nvca_marked():
+    rev = DocxReviewer.open(NVCA)
+    b = next(b for b in rev.snapshot().blocks if b.text.startswith("[Additional Closings[^5]."))
+    return rev, b
+
+
+def test_a_replacement_that_drops_a_note_marker_is_refused_before_it_claims_its_text():
+    rev, b = _nvca_marked()
+    start = b.text.index("Closings[^5]")
+    rng = {"type": "textRange", "story": "main", "blockId": b.id, "startOffset": start,
+           "endOffset": start + len("Closings[^5]"), "selectedTextHash": text_hash("Closings[^5]")}
+    res = rev.apply_document_operations(batch(
+        {"id": "drop", "type": "replaceRange", "range": rng, "replace": "Closings"},
+        {"id": "keep", "type": "replaceInBlock", "blockId": b.id, "find": "Closings[^5]", "replace": "Closing[^5]"}))
+    assert {s["id"]: s["reason"] for s in res["skipped"]} == {"drop": "protectedReference"}
+    assert [a["id"] for a in res["applied"]] == ["keep"]
+    assert rev.snapshot().block(b.id).text.startswith("[Additional Closing[^5].")
+
+
+def test_an_inserted_paragraph_may_not_bring_a_note_marker_before_or_after():
+    rev, b = _nvca_marked()
+    res = rev.apply_document_operations(batch(
+        {"id": "before", "type": "insertBeforeBlock", "blockId": b.id, "text": "See note [^5] again."},
+        {"id": "after", "type": "insertAfterBlock", "blockId": b.id, "text": "See note [^5] again."}))
+    assert {s["id"]: s["reason"] for s in res["skipped"]} == {"before": "protectedReference",
+                                                               "after": "protectedReference"}
+    assert "See note" not in rev.get_content_as_text()
+
+
+def test_a_stale_range_says_the_text_is_no_longer_what_find_text_returned():
+    rev, long = pilot()
+    a = long[0]
+    rng = dict(word_range(a, unique_word(a)), selectedTextHash=text_hash("something else"))
+    res = rev.apply_document_operations(batch({"type": "replaceRange", "range": rng, "replace": "x"}))
+    assert res["skipped"][0]["reason"] == "staleRange"
+    assert res["skipped"][0]["message"] == "the text at that range is no longer what find_text returned"
+
+
+def test_a_missing_style_is_refused_before_it_claims_its_block():
+    rev, long = pilot()
+    b = long[1]
+    res = rev.apply_document_operations(batch(
+        {"id": "bad", "type": "setBlockParagraphProperties", "blockId": b.id,
+         "properties": {"styleId": "NoSuchStyle"}},
+        {"id": "good", "type": "setBlockParagraphProperties", "blockId": b.id,
+         "properties": {"alignment": "center"}}))
+    assert {s["id"]: s["reason"] for s in res["skipped"]} == {"bad": "missingStyle"}
+    assert [a["id"] for a in res["applied"]] == ["good"]
+
+
+def test_two_ranges_of_one_block_apply_right_to_left():
+    rev, long = pilot()
+    a = long[0]
+    one, two = sorted((unique_word(a, 0), unique_word(a, 1)), key=a.text.index)
+    res = rev.apply_document_operations(batch(
+        {"type": "replaceRange", "range": word_range(a, one), "replace": "FIRST WORDS HERE"},
+        {"type": "replaceRange", "range": word_range(a, two), "replace": "SECOND"}))
+    assert len(res["applied"]) == 2, res["skipped"]
+    expected = a.text.replace(two, "SECOND", 1).replace(one, "FIRST WORDS HERE", 1)
+    assert rev.snapshot().block(a.id).text == expected
+
+
+def test_undo_handles_count_up_from_one():
+    rev, long = pilot()
+    handles = [rev.apply_document_operations(batch(
+        {"type": "replaceInBlock", "blockId": b.id, "find": unique_word(b), "replace": "X"}))["undoHandle"]["id"]
+        for b in long[:3]]
+    assert handles == ["headless-1", "headless-2", "headless-3"]
