@@ -111,6 +111,7 @@ class Document:
         self._stories: list[Story] | None = None
         self._story_snapshots: dict[str, tuple] = {}  # other stories, by key: (container, Snapshot)
         self._note_maps: dict[tuple[str, str], tuple[etree._Element, dict]] = {}
+        self._derived: tuple[int | None, dict] = (None, {})  # derived(): (the version they were read at, views)
 
     # -- parts --------------------------------------------------------------------------------
 
@@ -272,10 +273,23 @@ class Document:
         """The other stories' snapshots read so far (to hand back to adopt_snapshot)."""
         return dict(self._story_snapshots)
 
+    def derived(self, key, compute):
+        """What compute() reads from the document as it is now, computed once per version and kept until
+        the next change (invalidate(), and reload() through it, forget it): the views the layers above
+        read on every call, such as the read tools' census of changes and listings."""
+        version, views = self._derived
+        if version != self.version:
+            views = {}
+            self._derived = (self.version, views)
+        if key not in views:
+            views[key] = compute()
+        return views[key]
+
     def invalidate(self, edited=None) -> None:
         """Forget derived views after an edit, and count the change. `edited`: the paragraphs an
         edit changed only the runs of; their blocks are read again and the rest of the snapshot
         kept, when that is safe (snapshot.patched)."""
+        self._derived = (None, {})
         snap = self._snapshot
         self._snapshot = self._patch_snapshot(self, snap, edited) if edited and snap is not None else None
         if self._snapshot is None:

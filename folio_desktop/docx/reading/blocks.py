@@ -142,14 +142,15 @@ class Block:
 
 
 class Anchor:
-    """Where a block sits in its snapshot and what its text hashed to (spec §5.1)."""
+    """Where a block sits in its snapshot and what its text hashed to (spec §5.1). It holds no
+    reference to a snapshot: snapshots share anchors (patched(), splice), and one pointing back at
+    its snapshot would make every keystroke's snapshot a reference cycle, and keep the old ones."""
 
-    __slots__ = ("block", "index", "_snapshot")
+    __slots__ = ("block", "index")
 
-    def __init__(self, block: Block, index: int, snapshot: Snapshot):
+    def __init__(self, block: Block, index: int):
         self.block = block
         self.index = index
-        self._snapshot = snapshot
 
     @property
     def id(self) -> str:
@@ -167,13 +168,8 @@ class Anchor:
     def text_hash(self) -> str:
         return self.block.text_hash
 
-    @property
-    def hash_occurrence_count(self) -> int:
-        return self._snapshot.hash_counts()[self.block.text_hash]
-
-    def to_json(self, counts: dict[str, int] | None = None) -> dict:
-        """counts: the text-hash counts of the snapshot asking (an anchor is shared by the snapshots
-        patched() derives from the one it was made for)."""
+    def to_json(self, counts: dict[str, int]) -> dict:
+        """counts: the text-hash counts of the snapshot asking (Snapshot.hash_counts)."""
         return {
             "id": self.id,
             "from": self.index,
@@ -181,7 +177,7 @@ class Anchor:
             "text": self.text,
             "normalizedText": self.normalized_text,
             "textHash": self.text_hash,
-            "hashOccurrenceCount": counts[self.text_hash] if counts is not None else self.hash_occurrence_count,
+            "hashOccurrenceCount": counts[self.text_hash],
         }
 
 
@@ -191,13 +187,103 @@ class CommentAnchor:
     quote: list[str] = field(default_factory=list)
 
 
-@dataclass
+_ABSENT = object()  # in what a newer snapshot changed: the key was not in this one
+
+
 class Snapshot:
-    blocks: list[Block]
-    anchors: dict[str, Anchor] = field(default_factory=dict)
-    comment_anchors: dict[str, CommentAnchor] = field(default_factory=dict)
-    block_of_paragraph: dict[Any, Block] = field(default_factory=dict, repr=False)
-    _hash_counts: dict[str, int] | None = field(default=None, repr=False)
+    """A story's blocks: in reading order, by id (anchors), by paragraph element, and the comments
+    anchored in them.
+
+    When patched() derives a newer snapshot from an edit of a few paragraphs, the newer one takes
+    this one's tables over rather than copying them (a copy costs as much as the story is long, an
+    edit only what it touched) and leaves here what it changed; the first read of this older
+    snapshot copies them back (`_newer`: the newer snapshot and those changes)."""
+
+    # (_label_states, _positional_ids: what reading.splice keeps on a snapshot it made)
+    __slots__ = ("_blocks", "_anchors", "_comment_anchors", "_by_paragraph", "_hash_counts", "_newer",
+                 "_label_states", "_positional_ids")
+
+    def __init__(self, blocks: list[Block], anchors: dict[str, Anchor] | None = None,
+                 comment_anchors: dict[str, CommentAnchor] | None = None,
+                 block_of_paragraph: dict[Any, Block] | None = None, _hash_counts: dict[str, int] | None = None):
+        self._blocks = blocks
+        self._anchors = anchors if anchors is not None else {}
+        self._comment_anchors = comment_anchors if comment_anchors is not None else {}
+        self._by_paragraph = block_of_paragraph if block_of_paragraph is not None else {}
+        self._hash_counts = _hash_counts
+        self._newer: tuple | None = None
+
+    def __repr__(self) -> str:
+        return f"Snapshot({len(self.blocks)} blocks)"
+
+    @property
+    def blocks(self) -> list[Block]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._blocks
+
+    @property
+    def anchors(self) -> dict[str, Anchor]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._anchors
+
+    @property
+    def comment_anchors(self) -> dict[str, CommentAnchor]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._comment_anchors
+
+    @property
+    def block_of_paragraph(self) -> dict[Any, Block]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._by_paragraph
+
+    def hand_over(self, newer_blocks: dict[int, Block], newer_by_paragraph: dict, newer_anchors: dict,
+                  newer_comment_anchors: dict) -> Snapshot:
+        """A newer snapshot with these entries changed, taking this one's tables over; this one keeps
+        what they held before (it reads them back from the newer one when it is next read)."""
+        blocks, anchors = self.blocks, self.anchors
+        comment_anchors, by_paragraph = self.comment_anchors, self.block_of_paragraph
+        before = ({i: blocks[i] for i in newer_blocks},
+                  {k: by_paragraph.get(k, _ABSENT) for k in newer_by_paragraph},
+                  {k: anchors.get(k, _ABSENT) for k in newer_anchors},
+                  {k: comment_anchors.get(k, _ABSENT) for k in newer_comment_anchors})
+        for i, block in newer_blocks.items():
+            blocks[i] = block
+        by_paragraph.update(newer_by_paragraph)
+        comment_anchors.update(newer_comment_anchors)
+        out = Snapshot(blocks, anchors, comment_anchors, by_paragraph)
+        anchors.update(newer_anchors)
+        self._newer = (out, before)
+        self._blocks = self._anchors = self._comment_anchors = self._by_paragraph = None
+        return out
+
+    def _copy_back(self) -> None:
+        """Read this snapshot's tables back: the newest one's, with every newer snapshot's changes
+        taken back down to this one."""
+        chain = []
+        snap = self
+        while snap._newer is not None:
+            chain.append(snap)
+            snap = snap._newer[0]
+        blocks, anchors = list(snap._blocks), dict(snap._anchors)
+        comment_anchors, by_paragraph = dict(snap._comment_anchors), dict(snap._by_paragraph)
+        for older in reversed(chain):
+            old_blocks, old_by_paragraph, old_anchors, old_comment_anchors = older._newer[1]
+            for i, block in old_blocks.items():
+                blocks[i] = block
+            for table, old in ((by_paragraph, old_by_paragraph), (anchors, old_anchors),
+                               (comment_anchors, old_comment_anchors)):
+                for key, value in old.items():
+                    if value is _ABSENT:
+                        table.pop(key, None)
+                    else:
+                        table[key] = value
+        self._blocks, self._anchors, self._comment_anchors, self._by_paragraph = \
+            blocks, anchors, comment_anchors, by_paragraph
+        self._newer = None
 
     def hash_counts(self) -> dict[str, int]:
         """text hash -> how many targetable blocks share it."""

@@ -396,7 +396,7 @@ def build_snapshot(doc, container: etree._Element, positional_ids: set[str]) -> 
     snap = Snapshot(walker.blocks, {}, walker.comment_anchors, walker.by_paragraph)
     for index, block in enumerate(walker.blocks):
         if block.kind != "diagnostic":
-            snap.anchors[block.id] = Anchor(block, index, snap)
+            snap.anchors[block.id] = Anchor(block, index)
     return snap
 
 
@@ -407,13 +407,14 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     the edit could reach past those paragraphs (a complex field, a comment range or the count of
     note references crossing their edges changed; a text box; a positional id that counts blank
     paragraphs), and the story must be read afresh."""
-    blocks = list(snap.blocks)
-    by_paragraph = dict(snap.block_of_paragraph)
-    comment_anchors = dict(snap.comment_anchors)
+    blocks, by_paragraph, anchors = snap.blocks, snap.block_of_paragraph, snap.anchors
+    new_blocks: dict[int, Block] = {}
+    new_by_paragraph: dict = {}
+    new_comments: dict = {}
     positions = None
     for p in dict.fromkeys(paragraphs):
-        old = snap.block_of_paragraph.get(p)
-        anchor = snap.anchors.get(old.id) if old is not None else None
+        old = by_paragraph.get(p)
+        anchor = anchors.get(old.id) if old is not None else None
         if anchor is None or anchor.block is not old or old.walk is None or old.joined or p.getparent() is None:
             return None
         entry, leaving = old.walk
@@ -428,26 +429,19 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
                         comment_ids=extras["comments"] or None, walk=(entry, leaving))
         if block.is_content != old.is_content:
             if positions is None:
-                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
+                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in blocks)
             if positions:
                 return None  # seq-/blank- ids count content and blank paragraphs
         for cid, comment in walker.comment_anchors.items():
             if cid in extras["comments"] and comment.block_id is None:
                 comment.block_id = old.id
-            comment_anchors[cid] = comment
-        blocks[anchor.index] = block
-        by_paragraph[p] = block
-    # the other blocks keep their anchors (same block, same place): a new one each would cost more
-    # than the edit on a 500-page document
-    out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
-    # the new anchors ask the snapshot the shared ones ask (not `out`: an anchor pointing back at its
-    # own snapshot makes each keystroke's snapshot a reference cycle, which only a full garbage
-    # collection frees, stalling the window on a long document)
-    owner = next(iter(snap.anchors.values()))._snapshot if snap.anchors else out
-    for p in dict.fromkeys(paragraphs):
-        block = by_paragraph[p]
-        out.anchors[block.id] = Anchor(block, snap.anchors[block.id].index, owner)
-    return out
+            new_comments[cid] = comment
+        new_blocks[anchor.index] = block
+        new_by_paragraph[p] = block
+    # the newer snapshot takes the tables over (the other blocks keep their anchors: same block, same
+    # place); copying them would cost more than the edit on a 500-page document
+    new_anchors = {block.id: Anchor(block, index) for index, block in new_blocks.items()}
+    return snap.hand_over(new_blocks, new_by_paragraph, new_anchors, new_comments)
 
 
 __all__ = ["build_snapshot", "patched"]

@@ -115,21 +115,17 @@ def _assembled(snap: Snapshot, walker: _Walker, i0: int, i1: int, new: list, fol
                     by_paragraph[p] = now
     out = Snapshot(blocks, {}, comments, by_paragraph)
     # those before the stretch are shared (same block, same place); those after it move by as many
-    # blocks as the stretch gained or lost. The new ones ask the snapshot their neighbours came from
-    # for hash counts (as patched()'s shared anchors do), not `out`: an anchor pointing back at its own
-    # snapshot makes each keystroke's snapshot a reference cycle, thousands of objects only a full
-    # garbage collection frees, which then stalls the window for a fifth of a second
-    owner = next(iter(snap.anchors.values()))._snapshot if snap.anchors else out
+    # blocks as the stretch gained or lost
     shift = len(new) - (i1 - i0)
     items = list(snap.anchors.items())  # in block order, as every snapshot makes them
     k0 = bisect_left(items, i0, key=_index_of)
     k1 = bisect_left(items, i1, key=_index_of)
     anchors = out.anchors
     anchors.update(items[:k0])
-    anchors.update((block.id, Anchor(block, i0 + offset, owner)) for offset, block in enumerate(new))
+    anchors.update((block.id, Anchor(block, i0 + offset)) for offset, block in enumerate(new))
     if shift or renumbered:
         anchors.update((block_id, anchor if (block := blocks[anchor.index + shift]) is anchor.block and not shift
-                        else Anchor(block, anchor.index + shift, owner)) for block_id, anchor in items[k1:])
+                        else Anchor(block, anchor.index + shift)) for block_id, anchor in items[k1:])
     else:
         anchors.update(items[k1:])
     kept = getattr(snap, _STATES, None)
