@@ -96,13 +96,15 @@ def rejected_text(path: Path) -> list[tuple[str | None, str]]:
 
 def same_as_fresh_layout(window) -> None:
     """Every page the view holds reads as a fresh layout of the document does, and the view's text
-    flow and the layout's block index agree with it: nothing stale after a quick relayout."""
+    flow and the layout's block index agree with it: nothing stale after a quick relayout (the pages past
+    the screen, which an edit's relayout may still be laying out while the event loop idles, once the
+    view's layout is asked for: that finishes it)."""
     view = window.view
+    layout = view.document_layout
     markup = getattr(view, "markup_view", None)
     fresh = layout_document(window.reviewer.document, **({"view": markup} if markup else {}))
     assert len(view.pages) == len(fresh.pages)
     assert [p.text(include_headers=True) for p in view.pages] == [p.text(include_headers=True) for p in fresh.pages]
-    layout = view.document_layout
     assert {b: [n for n, _f in layout.fragments_of(b)] for b in layout._block_pages} == \
         {b: [n for n, _f in fresh.fragments_of(b)] for b in fresh._block_pages}
     flow = [(n, f.block_id, f.display_range) for n, f in view.flow.entries]

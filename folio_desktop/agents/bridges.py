@@ -136,7 +136,16 @@ class ReviewerBridge(AgentBridge):
         return [s.handle() for s in self.reviewer.stories()]
 
     def snapshot_story(self, handle: dict):
-        return self.reviewer.snapshot_story(handle)
+        # the stories by handle, once per version: a page of list_stories asks for hundreds of notes
+        stories = self.derived("stories", lambda: _stories_by_key(self.reviewer.stories()))
+        story = stories.get(story_key(handle))
+        return self.reviewer.document.snapshot_story(story) if story is not None else None
+
+    def derived(self, key, compute):
+        """What compute() reads from the document as it is now, computed once per document version and
+        kept with the document until its next change (the read tools' census, listings and indexes,
+        agents/read_views.py). Keyed by the bridge's class too, in case a subclass reads differently."""
+        return self.reviewer.document.derived((type(self), key), compute)
 
     def annotated_texts(self) -> dict[str, str]:
         """blockId -> the block's text with <ins>/<del>/<comment> marks (the redline view)."""
@@ -148,6 +157,29 @@ class ReviewerBridge(AgentBridge):
     def concealed_text(self):
         fn = getattr(self.reviewer, "concealed_text", None)
         return fn() if callable(fn) else None
+
+
+def story_key(handle) -> tuple | None:
+    """What names a story in its handle, as Document.find_story matches it (a boolean is no note id)."""
+    if not isinstance(handle, dict):
+        return None
+    kind = handle.get("type")
+    if kind == "main":
+        return ("main",)
+    if kind in ("header", "footer"):
+        rid = handle.get("relationshipId")
+        return (kind, rid) if isinstance(rid, str) else None
+    note = handle.get("noteId")
+    if kind in ("footnote", "endnote") and isinstance(note, (int, float)) and not isinstance(note, bool):
+        return (kind, note)
+    return None
+
+
+def _stories_by_key(stories) -> dict:
+    out: dict = {}
+    for story in stories:
+        out.setdefault(story_key(story.handle()), story)  # the first of a kind, as find_story finds it
+    return out
 
 
 def create_reviewer_bridge(reviewer: DocxReviewer, mode: str = "tracked-changes",

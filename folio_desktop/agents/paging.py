@@ -26,16 +26,17 @@ def json_size(value: Any) -> int:
 
 
 def take_page(items: Sequence[Any], render: Callable[[Any], dict], max_items: int,
-              budget: int = RESULT_BUDGET) -> tuple[list[dict], bool]:
-    """Render items in order until `max_items` or the budget is reached.
+              budget: int = RESULT_BUDGET, start: int = 0) -> tuple[list[dict], bool]:
+    """Render items in order, from items[start], until `max_items` or the budget is reached (without
+    copying the rest of `items`: a page costs what it holds).
 
     Returns (rendered, cut_by_budget). The first item is always returned (cut to fit by
     `fit_text` when it alone is over the budget), so paging always moves forward.
     """
     out: list[dict] = []
     used = ENVELOPE_RESERVE
-    for item in items[:max_items]:
-        rendered = render(item)
+    for i in range(start, min(len(items), start + max_items)):
+        rendered = render(items[i])
         size = json_size(rendered) + 2
         if out and used + size > budget:
             return out, True

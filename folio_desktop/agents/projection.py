@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .read_views import changes, comment_threads, kept
+
 VIEWS = ("accepted", "redline")
 
 # census change type -> the count it adds to in a block's `pending`
@@ -35,9 +37,49 @@ FIELD_WORDS = (
     "<comment> marks.")
 
 
+def pending_by_block(census: list[dict]) -> dict[str, dict]:
+    """blockId -> what is pending in it ({insertions: 2, ..., authors: [...]}), from the census."""
+    counts: dict[str, Counter] = {}
+    authors: dict[str, set[str]] = {}
+    for change in census:
+        block_id = change.get("blockId")
+        key = "moves" if change.get("moved") else _PENDING_KEY.get(change.get("type"))
+        if not block_id or key is None:
+            continue
+        counts.setdefault(block_id, Counter())[key] += 1
+        if change.get("author"):
+            authors.setdefault(block_id, set()).add(change["author"])
+    out: dict[str, dict] = {}
+    for block_id, counter in counts.items():
+        entry: dict[str, Any] = {k: counter[k] for k in PENDING_ORDER if counter[k]}
+        if authors.get(block_id):
+            entry["authors"] = sorted(authors[block_id])
+        out[block_id] = entry
+    return out
+
+
+def _thread_of(threads: list[dict]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for thread in threads:
+        out[str(thread["id"])] = str(thread["id"])
+        for reply in thread.get("replies") or ():
+            out[str(reply["id"])] = str(thread["id"])
+    return out
+
+
+def _marked(texts: dict[str, str], snapshot) -> dict[str, str]:
+    out = {}
+    for block_id, text in texts.items():
+        block = snapshot.block(block_id) if snapshot is not None else None
+        if block is None or text != block.text:
+            out[block_id] = text
+    return out
+
+
 class BlockReader:
-    """Renders blocks of one snapshot for one read call; the census, comment threads and concealed-text
-    report are gathered from the bridge once, on first need."""
+    """Renders blocks of one snapshot for one read call; the census, comment threads, concealed-text
+    report and redline texts are gathered from the bridge on first need, once per document version when
+    the bridge keeps them (agents/read_views.py)."""
 
     def __init__(self, bridge, snapshot, view: str = "accepted"):
         self.bridge = bridge
@@ -52,45 +94,31 @@ class BlockReader:
 
     def pending(self) -> dict[str, dict]:
         if self._pending is None:
-            counts: dict[str, Counter] = {}
-            authors: dict[str, set[str]] = {}
-            for change in self.bridge.get_changes():
-                block_id = change.get("blockId")
-                key = "moves" if change.get("moved") else _PENDING_KEY.get(change.get("type"))
-                if not block_id or key is None:
-                    continue
-                counts.setdefault(block_id, Counter())[key] += 1
-                if change.get("author"):
-                    authors.setdefault(block_id, set()).add(change["author"])
-            self._pending = {}
-            for block_id, counter in counts.items():
-                entry: dict[str, Any] = {k: counter[k] for k in PENDING_ORDER if counter[k]}
-                if authors.get(block_id):
-                    entry["authors"] = sorted(authors[block_id])
-                self._pending[block_id] = entry
+            bridge = self.bridge
+            self._pending = kept(bridge, "pending", lambda: pending_by_block(changes(bridge)))
         return self._pending
 
     def thread_of(self) -> dict[str, str]:
         """w:id of every comment (replies too) -> the id of its thread, as read_comments names it."""
         if self._threads is None:
-            self._threads = {}
-            for thread in self.bridge.get_comments():
-                self._threads[str(thread["id"])] = str(thread["id"])
-                for reply in thread.get("replies") or ():
-                    self._threads[str(reply["id"])] = str(thread["id"])
+            bridge = self.bridge
+            self._threads = kept(bridge, "threadOf", lambda: _thread_of(comment_threads(bridge)))
         return self._threads
 
     def concealed(self):
         if self._concealed is None:
             fn = getattr(self.bridge, "concealed_text", None)
-            report = fn() if callable(fn) else None
-            self._concealed = getattr(report, "blocks", None) or {}
+            self._concealed = kept(self.bridge, "concealed",
+                                   lambda: getattr(fn() if callable(fn) else None, "blocks", None) or {})
         return self._concealed
 
     def redline(self) -> dict[str, str]:
+        """blockId -> its text with <ins>/<del>/<comment> marks, for the blocks where that is not just
+        their text (only those are shown or listed for it, and only those are kept)."""
         if self._redline is None:
             fn = getattr(self.bridge, "annotated_texts", None)
-            self._redline = fn() if callable(fn) else {}
+            snapshot = self.snapshot
+            self._redline = kept(self.bridge, "redline", lambda: _marked(fn() if callable(fn) else {}, snapshot))
         return self._redline
 
     # -- one block ------------------------------------------------------------------------------------------
@@ -122,8 +150,8 @@ class BlockReader:
             t = block.table
             out["table"] = {"tableIndex": t.table_index, "rowIndex": t.row_index, "cellIndex": t.cell_index}
         pending = self.pending().get(block.id)
-        if pending:
-            out["pending"] = pending
+        if pending:  # a copy: the counts are kept for every read of this version
+            out["pending"] = {k: list(v) if k == "authors" else v for k, v in pending.items()}
         comments = self.comments_on(block)
         if comments:
             out["comments"] = comments

@@ -9,11 +9,13 @@ in them (agents/projection.py). Unknown arguments are refused with the valid one
 from __future__ import annotations
 
 from ..docx.model.textkit import normalize
-from ..docx.reading.outline import decode_section_handle, outline, resolve_section
+from ..docx.reading.outline import SectionResolution, decode_section_handle, outline, section_blocks
 from ..docx.reading.search import MAX_QUERY, find_in_blocks, find_in_story
 from ..docx.reading.views import block_line
+from .bridges import story_key
 from .paging import RESULT_BUDGET, clip, json_size, take_page
 from .projection import VIEWS, BlockReader
+from .read_views import Listing, changes, comment_threads, kept, matches
 from .tool_args import ToolError, choice_arg, int_arg, refuse_unknown, require_object, str_arg
 
 DEFAULT_MAX_BLOCKS = 100
@@ -32,23 +34,23 @@ def content(blocks):
     return [b for b in blocks if b.is_content]
 
 
-def _start_after(blocks, after: str | None, missing: str) -> int:
+def _start_after(listing: Listing, after: str | None, missing: str) -> int:
     if after is None:
         return 0
-    for i, block in enumerate(blocks):
-        if block.id == after:
-            return i + 1
-    raise ToolError(missing)
+    i = listing.position(after)
+    if i is None:
+        raise ToolError(missing)
+    return i + 1
 
 
-def page_of_blocks(tool: str, blocks, args: dict, reader: BlockReader, missing: str) -> dict:
+def page_of_blocks(tool: str, listing: Listing, args: dict, reader: BlockReader, missing: str) -> dict:
     """{blocks, totalBlocks, truncated, nextAfterBlockId?}: the page after `afterBlockId`."""
     max_blocks = int_arg(tool, args, "maxBlocks", DEFAULT_MAX_BLOCKS, 1, MAX_BLOCKS)
     after = str_arg(tool, args, "afterBlockId")
-    start = _start_after(blocks, after, missing)
-    page, _cut = take_page(blocks[start:start + max_blocks], reader.render, max_blocks)
-    truncated = start + len(page) < len(blocks)
-    result = {"blocks": page, "totalBlocks": len(blocks), "truncated": truncated}
+    start = _start_after(listing, after, missing)
+    page, _cut = take_page(listing.items, reader.render, max_blocks, start=start)
+    truncated = start + len(page) < len(listing)
+    result = {"blocks": page, "totalBlocks": len(listing), "truncated": truncated}
     if truncated and page:
         result["nextAfterBlockId"] = page[-1]["blockId"]
     return result
@@ -67,6 +69,32 @@ def shown(blocks, reader: BlockReader):
     return [b for b in blocks if b.is_content or (marked.get(b.id) or "").strip()]
 
 
+def shown_listing(key, blocks, reader: BlockReader) -> Listing:
+    """shown(blocks()) with each block's position, kept per version under `key` (the scope) and view."""
+    return kept(reader.bridge, ("shown", key, reader.view), lambda: Listing(shown(blocks(), reader)))
+
+
+def outline_listing(bridge) -> Listing:
+    """The document's outline, each entry found by its heading's block id."""
+    return kept(bridge, "outline", lambda: Listing(outline(bridge.snapshot()), lambda e: e.block.id))
+
+
+def find_section(bridge, handle) -> SectionResolution:
+    """reading.outline.resolve_section over the kept outline: a section found again, never a neighbour."""
+    decoded = decode_section_handle(handle)
+    if decoded is None:
+        return SectionResolution("missing")
+    entries = outline_listing(bridge)
+    i = entries.position(decoded["headingBlockId"])
+    if i is None:
+        return SectionResolution("missing")
+    entry = entries.items[i]
+    if entry.block.text_hash != decoded["headingTextHash"] or entry.level != decoded["headingLevel"]:
+        return SectionResolution("stale", entry)
+    blocks = kept(bridge, ("section", entry.block.id), lambda: section_blocks(bridge.snapshot(), entry))
+    return SectionResolution("found", entry, blocks)
+
+
 # -- read_document, get_document_outline, read_section ------------------------------------------------------
 
 
@@ -75,7 +103,7 @@ def read_document(args, bridge, options):
     refuse_unknown("read_document", args, ("afterBlockId", "maxBlocks", "view"))
     snapshot = bridge.snapshot()
     reader = _reader("read_document", args, bridge, snapshot)
-    return page_of_blocks("read_document", shown(snapshot.blocks, reader), args, reader,
+    return page_of_blocks("read_document", shown_listing("document", lambda: snapshot.blocks, reader), args, reader,
                           "read_document's `afterBlockId` is not a block of the document (it may have been deleted); "
                           "read again without it, or find the place with find_text.")
 
@@ -104,38 +132,44 @@ def outline_entry_json(entry, bridge, with_page: bool = True) -> dict:
     return out
 
 
+def _default_depth(entries, depth: int) -> tuple[int, str | None]:
+    """The default listing's depth: the deepest level up to `depth` whose whole outline fits one page,
+    with the note that says what was left out."""
+    sizes: dict[int, int] = {}
+    for entry in entries:
+        if entry.level <= depth:
+            sizes[entry.level] = sizes.get(entry.level, 0) + json_size(outline_entry_json(entry, None, False))
+    chosen = depth
+    while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > RESULT_BUDGET * 0.9:
+        chosen -= 1
+    if chosen == depth:
+        return depth, None
+    deeper = sum(1 for e in entries if chosen < e.level <= depth)
+    return chosen, (f"Headings below level {chosen} ({deeper:,} of them) are left out to keep this result small; "
+                    f"read_section shows a section with everything under it, or pass maxDepth to list them page by "
+                    "page.")
+
+
 def get_document_outline(args, bridge, options):
     tool = "get_document_outline"
     args = require_object(tool, args, "get_document_outline expects an object.")
     refuse_unknown(tool, args, ("maxDepth", "afterBlockId"))
     depth = int_arg(tool, args, "maxDepth", 3, 1, 9)
     after = str_arg(tool, args, "afterBlockId")
-    entries = outline(bridge.snapshot())
+    entries = outline_listing(bridge).items
     note = None
     if "maxDepth" not in args and after is None:
-        # the default listing: the deepest level up to 3 whose whole outline fits one page
-        sizes: dict[int, int] = {}
-        for entry in entries:
-            if entry.level <= depth:
-                sizes[entry.level] = sizes.get(entry.level, 0) + json_size(outline_entry_json(entry, bridge, False))
-        chosen = depth
-        while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > RESULT_BUDGET * 0.9:
-            chosen -= 1
-        if chosen < depth:
-            deeper = sum(1 for e in entries if chosen < e.level <= depth)
-            note = (f"Headings below level {chosen} ({deeper:,} of them) are left out to keep this result small; "
-                    f"read_section shows a section with everything under it, or pass maxDepth to list them page by "
-                    "page.")
-            depth = chosen
-    listed = [e for e in entries if e.level <= depth]
+        depth, note = kept(bridge, ("outlineDepth", depth), lambda: _default_depth(entries, depth))
+    listed = kept(bridge, ("outlineListed", depth),
+                  lambda: Listing([e for e in entries if e.level <= depth], lambda e: e.block.id))
     start = 0
     if after is not None:
-        ids = [e.block.id for e in listed]
-        if after not in ids:
+        i = listed.position(after)
+        if i is None:
             raise ToolError(f"get_document_outline's `afterBlockId` is not a heading of this outline at maxDepth "
                             f"{depth}; run get_document_outline again.")
-        start = ids.index(after) + 1
-    page, cut = take_page(listed[start:], lambda e: outline_entry_json(e, bridge), len(listed))
+        start = i + 1
+    page, cut = take_page(listed.items, lambda e: outline_entry_json(e, bridge), len(listed), start=start)
     result = {"sections": page, "totalSections": len(entries), "maxDepth": depth,
               "truncated": len(page) < len(entries)}
     if start + len(page) < len(listed) and page:
@@ -156,14 +190,14 @@ def read_section(args, bridge, options):
     int_arg(tool, args, "maxBlocks", DEFAULT_MAX_BLOCKS, 1, MAX_BLOCKS)
     str_arg(tool, args, "afterBlockId")
     snapshot = bridge.snapshot()
-    found = resolve_section(snapshot, handle)
+    found = find_section(bridge, handle)
     if found.status == "missing":
         raise ToolError("The section no longer exists; run get_document_outline again.")
     if found.status == "stale":
         raise ToolError("The section heading changed; run get_document_outline again for a fresh handle.")
     reader = _reader(tool, args, bridge, snapshot)
-    page = page_of_blocks(tool, shown(found.blocks, reader), args, reader,
-                          "read_section's `afterBlockId` is not part of this section.")
+    page = page_of_blocks(tool, shown_listing(("section", found.entry.block.id), lambda: found.blocks, reader), args,
+                          reader, "read_section's `afterBlockId` is not part of this section.")
     return {"handle": found.entry.handle(), "heading": outline_entry_json(found.entry, bridge), **page}
 
 
@@ -205,14 +239,20 @@ def _story_summary(bridge, handle: dict) -> dict:
     return out
 
 
+def _kept_summary(bridge, handle: dict) -> dict:
+    """A story's summary, kept per version (a copy: the summary itself stays as it was made)."""
+    summary = kept(bridge, ("storySummary", story_key(handle)), lambda: _story_summary(bridge, dict(handle)))
+    return dict(summary, handle=dict(summary["handle"]))
+
+
 def list_stories(args, bridge, options):
     if not has(bridge, "list_stories"):
         raise ToolError("This editor surface does not support story discovery.")
     args = require_object("list_stories", args)
     refuse_unknown("list_stories", args, ("offset",))
     offset = int_arg("list_stories", args, "offset", 0, 0)
-    handles = _story_handles(bridge)
-    page, _cut = take_page(handles[offset:], lambda h: _story_summary(bridge, h), len(handles))
+    handles = kept(bridge, "storyHandles", lambda: _story_handles(bridge))
+    page, _cut = take_page(handles, lambda h: _kept_summary(bridge, h), len(handles), start=offset)
     result = {"stories": page, "totalStories": len(handles), "truncated": offset + len(page) < len(handles)}
     if result["truncated"]:
         result["nextOffset"] = offset + len(page)
@@ -239,12 +279,12 @@ def read_story(args, bridge, options):
     snap = bridge.snapshot_story(handle)
     if snap is None:
         raise ToolError("The requested story was not found; run list_stories again.")
-    blocks = content(snap.blocks)
+    blocks = kept(bridge, ("story", story_key(handle)), lambda: Listing(content(snap.blocks)))
     main = handle.get("type") == "main"
     start = _start_after(blocks, after, "read_story's `afterBlockId` is not a block of this story; read it again "
                                         "without it.")
-    page, _cut = take_page(blocks[start:start + max_blocks],
-                           lambda b: {"blockId": b.id, "text": block_line(b) if main else b.text}, max_blocks)
+    page, _cut = take_page(blocks.items, lambda b: {"blockId": b.id, "text": block_line(b) if main else b.text},
+                           max_blocks, start=start)
     lines = [p["text"] for p in page]
     result = {"handle": dict(handle), "text": "\n".join(lines) if main else normalize(" ".join(lines)),
               "totalBlocks": len(blocks), "truncated": start + len(page) < len(blocks)}
@@ -264,16 +304,21 @@ def _search(args, bridge, query: str, match_case: bool, whole_word: bool, skip: 
     if kind not in ("document", "section", "page", "story"):
         raise ToolError("find_text's `scope.type` must be document, section, page, or story.")
     snapshot = bridge.snapshot()
+
+    def in_document():  # where the query matches in the main story, kept while the model pages through them
+        return matches(bridge, "document", lambda: snapshot.blocks, query, match_case, whole_word)
+
     if kind == "document":
-        return find_in_blocks(snapshot.blocks, query, match_case, whole_word, skip=skip)
+        return in_document().page(skip)
     if kind == "section":
         handle = scope.get("handle")
         if decode_section_handle(handle) is None:
             raise ToolError("find_text's section scope requires a handle from get_document_outline.")
-        found = resolve_section(snapshot, handle)
+        found = find_section(bridge, handle)
         if found.status != "found":
             raise ToolError("The scoped section is stale or missing; run get_document_outline again.")
-        return find_in_blocks(found.blocks, query, match_case, whole_word, skip=skip)
+        return matches(bridge, ("section", found.entry.block.id), lambda: found.blocks, query, match_case,
+                       whole_word).page(skip)
     if kind == "page":
         if not has(bridge, "get_target_page"):
             raise ToolError("This editor surface cannot search by page without live pagination.")
@@ -284,11 +329,12 @@ def _search(args, bridge, query: str, match_case: bool, whole_word: bool, skip: 
             count = bridge.get_page_count()
             if isinstance(count, int) and page > count:
                 raise ToolError(f"find_text's page ({page}) exceeds the document's page count ({count}).")
-        return find_in_blocks(snapshot.blocks, query, match_case, whole_word, page_of=bridge.get_target_page,
+        # only the blocks that hold a match can hold one on the page: their pages are asked, not every block's
+        return find_in_blocks(in_document().blocks, query, match_case, whole_word, page_of=bridge.get_target_page,
                               page=page, skip=skip)
     handle = scope.get("handle")
     if isinstance(handle, dict) and handle.get("type") == "main":
-        return find_in_blocks(snapshot.blocks, query, match_case, whole_word, skip=skip)
+        return in_document().page(skip)
     if not has(bridge, "read_story"):
         raise ToolError("This editor surface does not support story search.")
     if not valid_story_handle(handle):
@@ -346,12 +392,21 @@ def _thread_json(thread: dict, snapshot) -> dict:
 
 
 def _listing(tool: str, key: str, items: list, render, offset: int) -> dict:
-    page, _cut = take_page(items[offset:], render, len(items))
+    page, _cut = take_page(items, render, len(items), start=offset)
     total_key = "total" + key[0].upper() + key[1:]
     result = {key: page, total_key: len(items), "truncated": offset + len(page) < len(items)}
     if result["truncated"]:
         result["nextOffset"] = offset + len(page)
     return result
+
+
+def _threads(comments: list[dict], which: str) -> list[dict]:
+    threads = [c for c in comments if c.get("parentId") is None]
+    if which == "open":
+        return [c for c in threads if not c["resolved"]]
+    if which == "resolved":
+        return [c for c in threads if c["resolved"]]
+    return threads
 
 
 def read_comments(args, bridge, options):
@@ -362,11 +417,7 @@ def read_comments(args, bridge, options):
     if which not in ("all", "open", "resolved"):
         raise ToolError('read_comments\' `filter` must be one of "all", "open", "resolved" when provided.')
     offset = int_arg(tool, args, "offset", 0, 0)
-    threads = [c for c in bridge.get_comments() if c.get("parentId") is None]
-    if which == "open":
-        threads = [c for c in threads if not c["resolved"]]
-    elif which == "resolved":
-        threads = [c for c in threads if c["resolved"]]
+    threads = kept(bridge, ("threads", which), lambda: _threads(comment_threads(bridge), which))
     snapshot = bridge.snapshot()
     return _listing(tool, "threads", threads, lambda t: _thread_json(t, snapshot), offset)
 
@@ -412,6 +463,8 @@ def fold_moves(changes: list[dict]) -> list[dict]:
 
 def _change_json(change: dict, snapshot) -> dict:
     out = _cited(change, snapshot, "text", CHANGE_CHARS, "textLength")
+    if isinstance(out.get("move"), dict):  # a copy: the census is kept for every read of this version
+        out["move"] = dict(out["move"])
     for end in ("from", "to"):
         if end in out:
             out[end] = dict(out[end], text=clip(out[end]["text"], CHANGE_CHARS))
@@ -424,4 +477,5 @@ def read_changes(args, bridge, options):
     refuse_unknown(tool, args, ("offset",))
     offset = int_arg(tool, args, "offset", 0, 0)
     snapshot = bridge.snapshot()
-    return _listing(tool, "changes", fold_moves(bridge.get_changes()), lambda c: _change_json(c, snapshot), offset)
+    folded = kept(bridge, "foldedChanges", lambda: fold_moves(changes(bridge)))
+    return _listing(tool, "changes", folded, lambda c: _change_json(c, snapshot), offset)

@@ -92,7 +92,10 @@ def _keyring():
     return keyring
 
 
-def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSettings:
+def load_settings(config_dir: Path | None = None, environ=None, use_keyring: bool = True) -> AssistantSettings:
+    """The settings in the config folder, with the API key from ANTHROPIC_API_KEY, else the system
+    keyring, else the credentials file. `use_keyring=False` leaves the keyring out (finding its backend
+    takes a few tenths of a second: the window asks it after its first page shows, read_keyring_key)."""
     environ = os.environ if environ is None else environ
     config_dir = Path(config_dir) if config_dir is not None else default_config_dir()
     prefs = _read_json(config_dir / SETTINGS_FILE)
@@ -113,19 +116,34 @@ def load_settings(config_dir: Path | None = None, environ=None) -> AssistantSett
     if key:
         settings.api_key, settings.key_source = key, SOURCE_ENVIRONMENT
         return settings
-    ring = _keyring()
-    if ring is not None:
-        try:
-            key = ring.get_password(KEYRING_SERVICE, KEYRING_USER)
-        except Exception:  # noqa: BLE001 - a locked or broken keyring: fall through to the file
-            key = None
-        if key:
-            settings.api_key, settings.key_source = key, SOURCE_KEYRING
-            return settings
+    key = keyring_key() if use_keyring else None
+    if key:
+        settings.api_key, settings.key_source = key, SOURCE_KEYRING
+        return settings
     key = _read_json(config_dir / CREDENTIALS_FILE).get("apiKey")
     if isinstance(key, str) and key:
         settings.api_key, settings.key_source = key, SOURCE_FILE
     return settings
+
+
+def keyring_key() -> str | None:
+    """The API key stored in the system keyring, or None (no keyring here, none stored, or it is locked)."""
+    ring = _keyring()
+    if ring is None:
+        return None
+    try:
+        return ring.get_password(KEYRING_SERVICE, KEYRING_USER) or None
+    except Exception:  # noqa: BLE001 - a locked or broken keyring: fall through to the file
+        return None
+
+
+def read_keyring_key(settings: AssistantSettings, key: str | None) -> bool:
+    """Settings loaded with use_keyring=False, given what keyring_key() found: the keyring's key takes
+    the place of the credentials file's, as load_settings would have chosen it. True when it did."""
+    if not key or settings.key_source in (SOURCE_ENVIRONMENT, SOURCE_KEYRING):
+        return False
+    settings.api_key, settings.key_source = key, SOURCE_KEYRING
+    return True
 
 
 def save_preferences(settings: AssistantSettings) -> None:

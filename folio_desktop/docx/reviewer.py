@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from .editing import checkpoints
-from .editing.checkpoints import Checkpoint
+from .editing.checkpoints import DEFAULT_UNDO_STEPS, Checkpoint
 from .errors import CorruptDocxError, DocxError, SaveConflictError, SaveTargetMissingError
 from .model.document import Document, Story
 from .package.files import read_document_file, write_document_file
@@ -26,17 +26,23 @@ class DocxReviewer:
     """Open a .docx, read it as blocks, and (in later layers) review it."""
 
     def __init__(self, document: Document, author: str = "AI", source_path: str | None = None,
-                 source_bytes: bytes | None = None):
+                 source_bytes: bytes | None = None, *, max_undo: int = DEFAULT_UNDO_STEPS):
         self.document = document
         self.author = author
         self._engine = None
+        # how many batches undo_document_operations can take back, newest first (older ones are let go)
+        self.max_undo = max_undo
+        # called just before a change the engine does not record (an accept, a reject): an undo stack
+        # over the engine's records keeps the whole document then (ui/review_actions.py)
+        self.before_unrecorded_change: list = []
         self.source_path = source_path
         self._source_digest = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
 
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def from_bytes(cls, data: bytes, author: str = "AI", *, source_path: str | None = None) -> DocxReviewer:
+    def from_bytes(cls, data: bytes, author: str = "AI", *, source_path: str | None = None,
+                   max_undo: int = DEFAULT_UNDO_STEPS) -> DocxReviewer:
         """Open a package from bytes. Raises only DocxError subclasses for bad input."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("DocxReviewer.from_bytes expects bytes")
@@ -52,7 +58,7 @@ class DocxReviewer:
             raise CorruptDocxError("The document needs more memory than is available to open.") from None
         except Exception as exc:  # noqa: BLE001 - the one boundary where anything becomes a DocxError
             raise CorruptDocxError(f"The document could not be read ({type(exc).__name__}: {exc}).") from None
-        return cls(document, author=author, source_path=source_path, source_bytes=data)
+        return cls(document, author=author, source_path=source_path, source_bytes=data, max_undo=max_undo)
 
     @property
     def open_warnings(self) -> list[str]:
@@ -61,10 +67,10 @@ class DocxReviewer:
         return self.document.package.warnings
 
     @classmethod
-    def open(cls, path: str | os.PathLike, author: str = "AI") -> DocxReviewer:
+    def open(cls, path: str | os.PathLike, author: str = "AI", *, max_undo: int = DEFAULT_UNDO_STEPS) -> DocxReviewer:
         path = os.fspath(path)
         data = read_document_file(path)
-        return cls.from_bytes(data, author=author, source_path=path)
+        return cls.from_bytes(data, author=author, source_path=path, max_undo=max_undo)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -179,7 +185,8 @@ class DocxReviewer:
             from .editing.operations import OperationEngine
 
             # the model and the lawyer edit through this engine; neither sees hidden text
-            self._engine = OperationEngine(self.document, self.author, guard_hidden_text=True)
+            self._engine = OperationEngine(self.document, self.author, guard_hidden_text=True,
+                                           max_undo=self.max_undo)
         return self._engine
 
     def apply_document_operations(self, batch: dict, *, snapshot: Snapshot | None = None) -> dict:
@@ -195,11 +202,13 @@ class DocxReviewer:
         return self.engine.version_token()
 
     def undo_document_operations(self, handle) -> dict:
+        """Take back the latest batch (spec §3.10): rejected as unknownHandle (never given, already
+        undone, or older than the last max_undo batches), notLatest, or documentChanged."""
         return self.engine.undo(handle)
 
     def checkpoint(self) -> Checkpoint:
         """The document's whole editable state now (every story, comments, numbering), compact, for
-        restore(): undo steps that span more than one batch (accept, reject, an agent turn)."""
+        restore(): undo steps over changes the engine does not record (an accept, a reject)."""
         return checkpoints.take(self.document, self.engine)
 
     def restore(self, checkpoint: Checkpoint) -> None:
@@ -207,45 +216,43 @@ class DocxReviewer:
         The version still moves forward, so a batch pinned to the state in between is refused."""
         checkpoints.restore(self.document, self.engine, checkpoint)
 
+    def _unrecorded(self) -> None:
+        for hook in list(self.before_unrecorded_change):
+            hook()
+
     # -- reviewing: accept, reject, comments ----------------------------------------------------------
 
     def accept_change(self, change_id: int) -> bool:
-        from .editing.resolve import accept_changes
-
-        return accept_changes(self.document, {int(change_id)}) > 0
+        return self._resolve_changes(True, {int(change_id)}) > 0
 
     def reject_change(self, change_id: int) -> bool:
-        from .editing.resolve import reject_changes
-
-        return reject_changes(self.document, {int(change_id)}) > 0
+        return self._resolve_changes(False, {int(change_id)}) > 0
 
     def accept_all(self) -> int:
         """Accept every pending change in every story; returns how many there were."""
-        from .editing.resolve import accept_changes
-
-        return accept_changes(self.document)
+        return self._resolve_changes(True, None)
 
     def accept_changes(self, change_ids) -> int:
         """Accept several changes in one pass (their resolutions interact, so they go together);
         returns how many census entries were resolved."""
-        from .editing.resolve import accept_changes
-
-        return accept_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
+        return self._resolve_changes(True, {int(i) for i in change_ids}) if change_ids else 0
 
     def reject_changes(self, change_ids) -> int:
-        from .editing.resolve import reject_changes
-
-        return reject_changes(self.document, {int(i) for i in change_ids}) if change_ids else 0
+        return self._resolve_changes(False, {int(i) for i in change_ids}) if change_ids else 0
 
     def reject_all(self) -> int:
-        from .editing.resolve import reject_changes
+        return self._resolve_changes(False, None)
 
-        return reject_changes(self.document)
+    def _resolve_changes(self, accept: bool, ids: set[int] | None) -> int:
+        from .editing.resolve import accept_changes, reject_changes
+
+        self._unrecorded()
+        return (accept_changes if accept else reject_changes)(self.document, ids)
 
     def _comment_store(self):
         from .editing.comment_store import CommentStore
 
-        return CommentStore(self.document)
+        return CommentStore(self.document, shared=self.engine.comment_ids)
 
     def add_comment(self, block_id: str, text: str, quote: str | None = None) -> int:
         """Comment a block (or a quoted stretch of it); returns the new comment id."""
@@ -261,16 +268,38 @@ class DocxReviewer:
     def reply_to(self, comment_id, text: str, author: str | None = None, initials: str | None = None) -> int:
         """Reply in a comment's thread (flat, as Word threads are); returns the reply's id.
         Raises KeyError for an unknown comment."""
-        reply = self._comment_store().reply(int(comment_id), text, author or self.author, initials=initials)
-        self.document.invalidate()
-        return reply
+        store = self._comment_store()
+        where = store.reply_places(int(comment_id))  # KeyError for an unknown comment, before any change
+
+        def reply() -> int:
+            made = store.reply(int(comment_id), text, author or self.author, initials=initials)
+            self.document.invalidate()
+            return made
+
+        return self._recorded_comment_change(reply, where)
 
     def resolve_comment(self, comment_id, resolved: bool = True) -> bool:
         """Mark a comment resolved (w15:done) or open it again; False when there is no such comment."""
-        done = self._comment_store().set_done(int(comment_id), resolved)
-        if done:
-            self.document.invalidate()
-        return done
+
+        def resolve() -> bool:
+            done = self._comment_store().set_done(int(comment_id), resolved)
+            if done:
+                self.document.invalidate()
+            return done
+
+        return self._recorded_comment_change(resolve, [])
+
+    def _recorded_comment_change(self, change, where: list):
+        """Make a change to the comments (and to the stories at `where`: (part, element) pairs) as
+        one the engine records, so it undoes by what it touched; or, when a place cannot be kept that
+        way, as a change the engine does not record."""
+        from .editing.checkpoints import comment_spans
+
+        spans, parts = comment_spans(self.document, where)
+        if spans is None:
+            self._unrecorded()
+            return change()
+        return self.engine.recorded(change, spans=spans, parts=parts)
 
     def capabilities(self) -> dict:
         from .editing.contract import capabilities

@@ -7,7 +7,9 @@ new window (as Word does), or in a window that has none; no file brings the app 
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +18,9 @@ from .disk.recovery_prompt import offer_recovery
 
 ORGANIZATION = "folio"
 CASCADE = 32  # a new window opens this far below and right of the one in front
+# set (to anything), the app prints how long after the process started it painted its first page, and quits:
+# the start-up's one figure (benchmarks/first_paint.py)
+FIRST_PAINT_ENV = "FOLIO_DESKTOP_FIRST_PAINT"
 
 
 def start_window(path: str | None = None, choose: Callable | None = None, settings=None, as_copy: bool = False):
@@ -111,6 +116,7 @@ def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_m
         argv = [sys.argv[0] if sys.argv else APP_NAME]
     app = QApplication.instance() or QApplication(argv)
     instance = None
+    first_paint = bool(os.environ.get(FIRST_PAINT_ENV))
     if quit_after_ms is None:
         instance = SingleInstance(default_config_dir())
         # the bundled sample (as_copy) is what no file means: the running app just comes forward
@@ -122,6 +128,8 @@ def run_app(path: str | None = None, argv: list[str] | None = None, quit_after_m
         instance.requested.connect(show_requested)
     if quit_after_ms is not None:
         QTimer.singleShot(max(0, quit_after_ms), lambda: report_and_close(app, window))
+    if first_paint:
+        probe = FirstPaintProbe(app, window)  # noqa: F841 - lives as long as the event loop runs
     try:
         return app.exec()
     finally:
@@ -136,3 +144,33 @@ def report_and_close(app, window) -> None:
           f"{len(window.view.pages)} page(s)", flush=True)
     window.close()
     app.quit()
+
+
+def since_process_start() -> float:
+    """Seconds since this process started (Linux: its start time in /proc); elsewhere since this module
+    was imported, which misses the interpreter's own start-up."""
+    try:
+        with open("/proc/self/stat") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: start time after boot, in ticks
+        return time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.perf_counter() - _IMPORTED
+
+
+_IMPORTED = time.perf_counter()
+
+
+class FirstPaintProbe:
+    """FIRST_PAINT_ENV: once the pages have painted the document's first page, print how long after the
+    process started (its CPU time, and the wall-clock time for a caller that timed the start itself),
+    then close the window and quit."""
+
+    def __init__(self, app, window):
+        self.app, self.window = app, window
+        window.view.firstPagePainted.connect(self.report)
+
+    def report(self) -> None:
+        print(f"{APP_NAME}: first page painted {since_process_start():.3f} s after the process started "
+              f"({time.process_time():.3f} s of CPU; at {time.time():.3f})", flush=True)
+        self.window.close()
+        self.app.quit()

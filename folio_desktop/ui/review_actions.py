@@ -1,13 +1,14 @@
 """ReviewActions: the lawyer's edits, accepts and rejects, and the one undo stack over them.
 
 Every edit goes through the same operation engine as Claude's (ARCHITECTURE.md: a typed edit is a
-tracked-changes batch under the lawyer's name). Every action is one QUndoCommand over a whole-document
-checkpoint (DocxReviewer.checkpoint / restore), so an accept, a reject and a whole agent turn undo as
-exactly as a single batch. A command keeps one checkpoint: the state before it while it is done, and
-the state after it (taken at the moment of undoing) while it is undone.
+tracked-changes batch under the lawyer's name). Every action is one QUndoCommand (_Step) made of
+what the action changed: the engine's record of each batch it made (the elements the batch touched,
+as they were: checkpoints.EditRecord), so an edit, a comment or a whole agent turn costs what it
+touched, not the document. What the engine does not record (an accept, a reject) is kept as a
+whole-document checkpoint (DocxReviewer.checkpoint / restore), taken just before it; a step undoes
+its parts newest first and redoes them in order.
 
-Typing is the exception: a whole-document checkpoint of a 500-page contract costs about a second,
-far too much for a keystroke. A keystroke's step (_LocalStep) keeps only the few sibling paragraphs
+Typing has steps of its own: a keystroke's step (_LocalStep) keeps only the few sibling paragraphs
 it changes, found again by their place in the tree (so it still applies after a whole-document step
 was undone and redone), and a burst of typing in one paragraph extends one step, as Word's undo does.
 
@@ -20,14 +21,15 @@ A refused edit raises EditRefused (reason, message, the engine's result) and pus
 from __future__ import annotations
 
 import copy
+import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..docx.editing.checkpoints import Checkpoint
+from ..docx.editing.checkpoints import Checkpoint, RecordMismatch
 from ..docx.editing.contract import InvalidDocumentOperationBatchError, touched_blocks
 from ..docx.editing.worddiff import tokenize
 from ..docx.model.textkit import index_to_utf16, text_hash
@@ -37,7 +39,8 @@ INLINE_CHANGES = ("insertion", "deletion", "formatting")  # resolving these rewr
 MARK_OF = {"insertion": "paragraphMarkInserted", "deletion": "paragraphMarkDeleted"}
 TEXT_OF = {mark: text for text, mark in MARK_OF.items()}
 TURN_LABEL_CHARS = 60
-UNDO_LIMIT = 300  # a step keeps one compressed checkpoint: ~0.15 MB on a 75-page contract
+UNDO_LIMIT = 100  # steps the lawyer can undo when the reviewer names no bound of its own (max_undo)
+log = logging.getLogger(__name__)
 
 # what the lawyer reads when the engine skips their edit (the engine's own prose is written for a model)
 REFUSALS = {
@@ -74,10 +77,47 @@ class EditRefused(Exception):
 @dataclass
 class _Turn:
     label: str
-    start: Checkpoint
     version: int  # the document's version when this stretch of the turn began
     merge_key: object = None  # stretches with the same key, pushed one after another, undo as one step
     text: str | None = None  # the undo step's text, when not "Claude's turn: <label>"
+    parts: list = field(default_factory=list)  # what the turn changed so far (_Recorded, _Whole)
+
+
+class _Recorded:
+    """A change the engine recorded (a batch, an undo, a reply...), and whether it left its record done."""
+
+    def __init__(self, record, version_before: int, version_after: int):
+        self.record, self.done = record, record.done
+        self.version_before, self.version_after = version_before, version_after
+
+    def apply(self, reviewer, redo: bool) -> None:
+        reviewer.engine.set_done(self.record, self.done if redo else not self.done)
+
+
+class _Whole:
+    """Changes the engine did not record: the whole document before them (after them, once undone)."""
+
+    def __init__(self, checkpoint: Checkpoint):
+        self.other = checkpoint
+
+    def apply(self, reviewer, redo: bool) -> None:
+        now = reviewer.checkpoint()
+        reviewer.restore(self.other)
+        self.other = now
+
+
+def _whole_sequence(parts: list, version_before: int, version_after: int) -> bool:
+    """Do these parts account for every change from one version to the other (no gap a change was
+    made in that nothing kept)?"""
+    expected: int | None = version_before
+    for part in parts:
+        if isinstance(part, _Whole):
+            expected = None
+        elif expected is not None and part.version_before != expected:
+            return False
+        else:
+            expected = part.version_after
+    return expected is None or expected == version_after
 
 
 class _SwapStep(QUndoCommand):
@@ -105,11 +145,11 @@ class _SwapStep(QUndoCommand):
 
 
 class _Step(_SwapStep):
-    """One undoable action: the whole document's checkpoint before (or after) it."""
+    """One undoable action: what it changed (the engine's records, whole-document checkpoints)."""
 
-    def __init__(self, actions: ReviewActions, text: str, before: Checkpoint, merge_key=None):
+    def __init__(self, actions: ReviewActions, text: str, parts: list, merge_key=None):
         super().__init__(actions, text)
-        self._other = before
+        self._parts = parts
         self._merge_key = merge_key
 
     def id(self) -> int:  # noqa: A003 - Qt override: only steps with a merge key are ever merged
@@ -117,14 +157,32 @@ class _Step(_SwapStep):
 
     def mergeWith(self, other) -> bool:  # noqa: N802 - Qt override
         # Qt offers the step just pushed to the one at the top of the stack: the same client turn
-        # grows this step, which keeps its checkpoint from before the turn's first change
-        return isinstance(other, _Step) and other._merge_key == self._merge_key
+        # grows this step by what the new one changed
+        if not isinstance(other, _Step) or other._merge_key != self._merge_key:
+            return False
+        self._parts.extend(other._parts)
+        return True
 
-    def _swap(self) -> None:
+    def redo(self) -> None:
+        if self._fresh:
+            self._fresh = False
+            return
+        self._move(redo=True)
+        self._actions.stepped.emit("redo", self.text())
+
+    def undo(self) -> None:
+        self._move(redo=False)
+        self._actions.stepped.emit("undo", self.text())
+
+    def _move(self, redo: bool) -> None:
         reviewer = self._actions.reviewer
-        now = reviewer.checkpoint()
-        reviewer.restore(self._other)
-        self._other = now
+        try:
+            for part in (self._parts if redo else reversed(self._parts)):
+                part.apply(reviewer, redo)
+        except RecordMismatch:
+            # the document was changed beside the undo stack: this step no longer finds its places
+            log.warning("the undo step %r no longer applies to the document", self.text())
+            self.setObsolete(True)
         self._actions._restored()
 
 
@@ -224,8 +282,7 @@ class _LocalStep(_SwapStep):
         doc.package.mark_dirty(doc.main_part)
         doc.invalidate(edited=elements if self.region.in_place else None)
         self.kind = None  # typing after an undo or redo starts a step of its own
-        if actions._turn is not None:
-            actions._turn = replace(actions._turn, start=actions.reviewer.checkpoint(), version=doc.version)
+        actions._restart_turn()
         actions.changed.emit(gone | self.region.block_ids(doc))
 
 
@@ -239,9 +296,13 @@ class ReviewActions(QObject):
         self.reviewer = reviewer
         self.author = author
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.setUndoLimit(UNDO_LIMIT)
+        self.undo_stack.setUndoLimit(getattr(reviewer, "max_undo", UNDO_LIMIT) or UNDO_LIMIT)
         self._turn: _Turn | None = None
+        self._action: list | None = None  # what the lawyer's action running now changed (see _record)
         self.track_changes = True  # the lawyer's edits are tracked changes; off: made directly
+        # the engine tells of every change it records; the reviewer, of any other just before it is made
+        reviewer.engine.listeners.append(self._recorded)
+        reviewer.before_unrecorded_change.append(self._unrecorded)
 
     @property
     def mode(self) -> str:
@@ -365,8 +426,7 @@ class ReviewActions(QObject):
                 if self._turn is not None:
                     self._close_turn(version)
                 self.undo_stack.push(_LocalStep(self, label, region, kind if region.in_place else None))
-                if self._turn is not None:
-                    self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=doc.version)
+                self._restart_turn()
             self.typed.emit(touched | region.block_ids(doc))
         if refused is not None:
             raise refused
@@ -420,7 +480,7 @@ class ReviewActions(QObject):
             return result
 
         try:
-            outcome = self._record(label, lambda: script(apply))
+            outcome = self._record(label, lambda: script(apply), before=before)
         except EditRefused:
             if document.version != version:  # an earlier batch, or part of this one, was made: take it back
                 self.reviewer.restore(before)
@@ -467,7 +527,7 @@ class ReviewActions(QObject):
         label = " ".join(label.split())
         if len(label) > TURN_LABEL_CHARS:
             label = label[:TURN_LABEL_CHARS - 1].rstrip() + "…"
-        self._turn = _Turn(label, self.reviewer.checkpoint(), self.reviewer.document.version, merge_key, text)
+        self._turn = _Turn(label, self.reviewer.document.version, merge_key, text)
 
     def end_agent_turn(self) -> None:
         """Push the turn as one step; a turn that changed nothing pushes nothing."""
@@ -480,42 +540,71 @@ class ReviewActions(QObject):
         turn = self._turn
         if version != turn.version:
             text = turn.text or (f"Claude's turn: {turn.label}" if turn.label else "Claude's turn")
-            self.undo_stack.push(_Step(self, text, turn.start, turn.merge_key))
+            self._push(text, turn.parts, turn.version, version, turn.merge_key)
+
+    def _restart_turn(self) -> None:
+        """The turn goes on from the document as it is now (its stretch so far is pushed, or gone)."""
+        if self._turn is not None:
+            self._turn = replace(self._turn, version=self.reviewer.document.version, parts=[])
 
     # -- the stack -----------------------------------------------------------------------------------------
 
     def perform(self, text: str, action, touched: set[str] | None = None):
         """Run any other document change (a comment, a reply, resolving a thread) as one undo step and
         return what `action()` returned; `changed` carries `touched` when the document changed.
-        The window should route every change through here: undo restores whole checkpoints, so a change
-        made beside the stack would be lost by undoing an earlier step."""
+        The window should route every change through here: a change made beside the stack is in no
+        step, and undoing a step restores what it kept, by place."""
         version = self.reviewer.document.version
         outcome = self._record(text, action)
         if self.reviewer.document.version != version:
             self.changed.emit(touched)
         return outcome
 
-    def _record(self, text: str, action):
+    def _record(self, text: str, action, before: Checkpoint | None = None):
+        """Run the lawyer's action as one step of what it changed (`before`: the whole document before
+        it, for an action the engine does not record)."""
         document = self.reviewer.document
         version = document.version
-        before = self.reviewer.checkpoint()
-        outcome = action()  # may raise; then nothing changed and nothing is pushed
+        parts: list = [_Whole(before)] if before is not None else []
+        outer, self._action = self._action, parts
+        try:
+            outcome = action()  # may raise; then nothing changed and nothing is pushed
+        finally:
+            self._action = outer
         if document.version == version:
             return outcome
         if self._turn is not None:
             # the lawyer acted in the middle of Claude's turn: the model's edits so far become their
             # own step, this action the next, and the turn goes on after it
             self._close_turn(version)
-        self.undo_stack.push(_Step(self, text, before))
-        if self._turn is not None:
-            self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=document.version)
+        self._push(text, parts, version, document.version)
+        self._restart_turn()
         return outcome
 
+    def _push(self, text: str, parts: list, version_before: int, version_after: int, merge_key=None) -> None:
+        if not _whole_sequence(parts, version_before, version_after):
+            # something changed the document beside both the engine and the reviewer: no step can take
+            # it back exactly, and older steps may no longer find their places
+            log.warning("an undo step could not be kept (%s); the undo history is cleared", text)
+            self.undo_stack.clear()
+            return
+        self.undo_stack.push(_Step(self, text, parts, merge_key))
+
+    def _recorded(self, record, version_before: int, version_after: int) -> None:
+        """The engine recorded a change: part of the lawyer's action running now, or of Claude's turn."""
+        parts = self._action if self._action is not None else (self._turn.parts if self._turn is not None else None)
+        if parts is not None:
+            parts.append(_Recorded(record, version_before, version_after))
+
+    def _unrecorded(self) -> None:
+        """A change the engine does not record is about to be made: keep the whole document first."""
+        parts = self._action if self._action is not None else (self._turn.parts if self._turn is not None else None)
+        if parts is not None and not (parts and isinstance(parts[-1], _Whole)):
+            parts.append(_Whole(self.reviewer.checkpoint()))
+
     def _restored(self) -> None:
-        if self._turn is not None:  # undo or redo while Claude works: the turn goes on from here
-            self._turn = replace(self._turn, start=self.reviewer.checkpoint(), version=self.reviewer.document.version)
-        # a restore replaces every paragraph element, so nothing of the old layout can be reused
-        self.changed.emit(None)
+        self._restart_turn()  # undo or redo while Claude works: the turn goes on from here
+        self.changed.emit(None)  # the whole document is laid out again
 
 
 def differing_span(old: str, new: str) -> tuple[int, int, str]:

@@ -15,7 +15,7 @@ A Word comment lives in up to five places, all kept consistent here:
   anchored text and a run holding ``commentReference``.
 
 Comment ids (spec §7.1) come from a cursor seeded from the clock and incremented, skipping ids in
-use. See ``MAX_COMMENT_ID`` for why the seed is the epoch in seconds rather than milliseconds.
+use (comment_ids.py, where ``MAX_COMMENT_ID`` says why the seed is the epoch in seconds).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from ..package.ooxml import (
 from ..package.opc import CT_NS
 from ..package.xmlns import MC_IGNORABLE, declare_ignorable_namespace
 from ..reading.comments import W15_NAMESPACES
+from .comment_ids import MAX_COMMENT_ID, MAX_DURABLE_ID, MAX_PARA_ID, CommentIds, _int_id
 
 if TYPE_CHECKING:
     from ..model.document import Document
@@ -62,23 +63,6 @@ CT_COMMENTS = "application/vnd.openxmlformats-officedocument.wordprocessingml.co
 CT_COMMENTS_EXTENDED = "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"
 CT_COMMENTS_IDS = "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsIds+xml"
 
-# The id conflict, documented as asked:
-# * ISO/IEC 29500-4 transitional wml.xsd (the schema we validate against) types every annotation
-#   w:id as ST_DecimalNumber = xsd:integer, unbounded, so an epoch-milliseconds id (~1.7e12, the
-#   reference's seed, spec §7.1) validates.
-# * Office does not read it that way: the Open XML SDK (built from Office's own schema) types the
-#   annotation id as Int32, python-docx types ST_DecimalNumber as a signed 32-bit XsdInt and refuses
-#   to write a larger comment id, and Word-made documents number comments from 0.
-# Epoch milliseconds overflow Int32 (it passed 2^31 in January 1970), so ids stay within the signed
-# 32-bit range: the cursor is seeded with the epoch in *seconds* (the largest clock-derived seed that
-# fits, ~1.7e9 until 2038; folded modulo 2^31 after that), is incremented, skips ids in use and wraps
-# to 0 past MAX_COMMENT_ID.
-MAX_COMMENT_ID = 2**31 - 1
-# w14:paraId / textId: ST_LongHexNumber, and MS-DOCX 2.6.2.3 says greater than 0 and below 0x80000000.
-MAX_PARA_ID = 0x7FFFFFFF
-# w16cid:durableId: Word rejects values from 0x7FFFFFFF up (an undocumented Office limit).
-MAX_DURABLE_ID = 0x7FFFFFFE
-
 _COMMENT_TAGS = (w("commentRangeStart"), w("commentRangeEnd"), w("commentReference"))
 _W_ID = w("id")
 _DISPLACED = w("displacedByCustomXml")
@@ -86,8 +70,6 @@ _DISPLACED = w("displacedByCustomXml")
 # first means the marker sits inside a paragraph.
 _BLOCK_CONTAINERS = {w(t) for t in ("body", "tc", "tr", "tbl", "txbxContent", "hdr", "ftr", "footnote",
                                     "endnote", "comment", "docPartBody", "document", "footnotes", "endnotes")}
-_PARA_ID_PARTS = ("main+xml", "glossary+xml", "header+xml", "footer+xml", "footnotes+xml", "endnotes+xml",
-                  "comments+xml", "commentsextended+xml", "commentsids+xml")
 # XML 1.0 forbids these; text from a model or a clipboard can carry them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NEW_PART_NSMAP = {"w": W_NS, "w14": W14_NS, "w15": W15_NS, "w16cid": W16CID_NS, "mc": MC_NS}
@@ -107,16 +89,6 @@ def default_id_seed() -> int:
 def clean_text(text: str) -> str:
     """Line ends to \\n and characters XML 1.0 cannot carry removed."""
     return _NOT_XML.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-
-
-def _int_id(el: etree._Element) -> int | None:
-    raw = el.get(_W_ID)
-    if raw is None:
-        return None
-    raw = raw.strip()
-    if not raw.lstrip("-").isdigit():
-        return None
-    return int(raw)
 
 
 def _last_paragraph(comment: etree._Element) -> etree._Element | None:
@@ -149,81 +121,22 @@ def _in_paragraph(el: etree._Element) -> bool:
     return False
 
 
-class CommentStore:
+class CommentStore(CommentIds):
     """Adds, threads, resolves and removes comments in one Document's package."""
 
-    def __init__(self, doc: Document, *, id_seed: int | None = None):
+    def __init__(self, doc: Document, *, id_seed: int | None = None, shared: dict | None = None,
+                 invalidate: bool = True):
         self.doc = doc
         self.package = doc.package
         seed = default_id_seed() if id_seed is None else id_seed
         self._cursor = min(max(seed, 0), MAX_COMMENT_ID)
         self._allocated: set[int] = set()
-        # the id scans read every story; a store lives for one batch, so they are done once
-        self._ids_cache: set[int] | None = None
-        self._para_cache: set[str] | None = None
-
-    # -- ids --------------------------------------------------------------------------------------
-
-    def allocate_id(self) -> int:
-        """A fresh comment id: the cursor, incremented, skipping every id in use.
-
-        In use = w:comment ids in comments.xml and every w:id in the stories. The brief asks for
-        the comment markers' ids; all of a story's w:id values are skipped because Word draws
-        comment and revision ids from one sequence, and a superset costs nothing.
-        """
-        used = self._ids_in_use() | self._allocated
-        if len(used) > MAX_COMMENT_ID:  # pragma: no cover - 2^31 ids cannot fit in memory anyway
-            raise RuntimeError("no comment id is free")
-        while True:
-            candidate = self._cursor
-            self._cursor = 0 if candidate >= MAX_COMMENT_ID else candidate + 1
-            if candidate not in used:
-                self._allocated.add(candidate)
-                return candidate
-
-    def _ids_in_use(self) -> set[int]:
-        if self._ids_cache is None:
-            self._ids_cache = self._scan_ids()
-        return self._ids_cache
-
-    def _scan_ids(self) -> set[int]:
-        used: set[int] = set()
-        comments = self._comments_root(create=False)
-        if comments is not None:
-            for el in comments.iterchildren(w("comment")):
-                cid = _int_id(el)
-                if cid is not None:
-                    used.add(cid)
-        for _part, root in self._stories():
-            for raw in root.xpath("//@w:id", namespaces={"w": W_NS}):
-                raw = raw.strip()
-                if raw.lstrip("-").isdigit():
-                    used.add(int(raw))
-        return used
-
-    def _used_para_ids(self) -> set[str]:
-        """Every w14:paraId of the package (stories stamped first, as the reader would) and every
-        paraId the comment side parts mention. Callers add the ids they mint to this same set."""
-        if self._para_cache is None:
-            self._para_cache = self._scan_para_ids()
-        return self._para_cache
-
-    def _scan_para_ids(self) -> set[str]:
-        pkg = self.package
-        for part, root in self._stories():
-            self.doc.ensure_para_ids(part, root)
-        types = pkg.content_types()
-        # an altChunk's content is imported by Word as it stands (HTML, RTF, even a whole .docx
-        # declared as a main part): not ours to read, whatever its content type says
-        chunks = {pkg.canonical_name(rel.target).lower() for rel in pkg.related(self.doc.main_part, "aFChunk")}
-        used: set[str] = set()
-        for name in pkg.part_names():
-            ctype = types.get(name.lower(), "").lower()
-            if not ctype.endswith(_PARA_ID_PARTS) or name.lower() in chunks:
-                continue
-            root = pkg.xml(name)
-            used.update(v.upper() for v in root.xpath("//@*[local-name()='paraId']"))
-        return used
+        # the id scans read every story: done once for this store, or once for as long as `shared`
+        # lives (the operation engine's, which adds the ids its batches give out and drops them when
+        # the document goes back to an earlier state)
+        self._shared = shared if shared is not None else {}
+        # whether each change counts as one for the document (the engine counts its batch once)
+        self._invalidate = invalidate
 
     def _fresh_hex(self, used: set[str], limit: int) -> str:
         while True:
@@ -328,7 +241,8 @@ class CommentStore:
         if root.xpath("boolean(//@*[namespace-uri()=$ns])", ns=W14_NS):
             declare_ignorable_namespace(root, W14_NS, "w14")
         self.package.mark_dirty(part)
-        self.doc.invalidate()
+        if self._invalidate:
+            self.doc.invalidate()
 
     def _markers(self, comment_id: int) -> tuple[list, list, list]:
         starts, ends, refs = [], [], []
@@ -549,7 +463,8 @@ class CommentStore:
             self._dirty(cex)
         for root in (comments, ext, ids):
             self._dirty(root)
-        self.doc.invalidate()
+        if self._invalidate:
+            self.doc.invalidate()
         return comment_id
 
     def reply(self, parent_id: int, text: str, author: str, initials: str | None = None) -> int:
@@ -578,8 +493,15 @@ class CommentStore:
                 touched.append(part)
         for part in dict.fromkeys(touched):
             self.mark_story_dirty(part)
-        self.doc.invalidate()
+        if self._invalidate:
+            self.doc.invalidate()
         return new_id
+
+    def reply_places(self, parent_id: int) -> list[tuple[str, etree._Element]]:
+        """Where reply() writes in the stories: beside the thread root's range markers, or its
+        reference runs when it has no range ((part, element) pairs). KeyError for an unknown id."""
+        starts, ends, refs = self._markers(_int_id(self._thread_root(parent_id)))
+        return starts + ends + refs if starts and ends else refs
 
     def _copy_marker(self, marker: etree._Element, comment_id: int) -> etree._Element:
         el = etree.Element(marker.tag, nsmap={"w": W_NS})
@@ -622,7 +544,8 @@ class CommentStore:
         ex, ns = self._ensure_ex_entry(para_id)
         ex.set(f"{{{ns}}}done", "1" if done else "0")
         self._dirty(ex.getroottree().getroot())
-        self.doc.invalidate()
+        if self._invalidate:
+            self.doc.invalidate()
         return True
 
     def remove(self, comment_id: int) -> None:
@@ -680,7 +603,8 @@ class CommentStore:
             touched.append(part)
         for part in dict.fromkeys(touched):
             self.mark_story_dirty(part)
-        self.doc.invalidate()
+        if self._invalidate:
+            self.doc.invalidate()
 
 
 __all__ = [

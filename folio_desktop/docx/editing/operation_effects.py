@@ -1,16 +1,21 @@
 """What one applied operation touched and reports: whether it changed only its paragraph's runs
-(the snapshot is then patched, not read again), the elements to checkpoint and to validate, the
-local checkpoint that puts them back when the operation fails halfway, and its receipt (spec §3.9).
-Apart from operations.py, which runs the batch around them."""
+(the snapshot is then patched, not read again), what it can reach (the spans its undo record keeps,
+which also put it back when it fails halfway), the elements to validate, and its receipt (spec
+§3.9). Apart from operations.py, which runs the batch around them."""
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from .ops import blocks as op_blocks
+from .ops.context import outer_table
+
+TEXT_ONLY = ("replaceRange", "replaceInBlock", "replaceBlock", "commentOnRange", "commentOnBlock")
+SLOT_INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignatureTable")
+TABLE_SPANS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn", "mergeTableCells",
+               "splitTableCell", "deleteTable")
 
 if TYPE_CHECKING:
     from .operation_targets import _Planned
@@ -18,25 +23,45 @@ if TYPE_CHECKING:
 
 
 def _text_only(plan: _Planned, ctx: OpContext) -> bool:
-    """Did the operation change only the runs of its own paragraph (no new paragraph, comment,
-    style or paragraph mark)? Then the snapshot can read that paragraph again instead of the story."""
+    """Did the operation change only the runs of its own paragraph (no new paragraph, style or
+    paragraph mark; a comment's range and reference run count as runs)? Then the snapshot can read
+    that paragraph again instead of the story (snapshot.patched refuses what it cannot)."""
     t = plan.op["type"]
     if t == "replaceBlock" and ("styleId" in plan.op or plan.op.get("preserveFormatting") is False):
         return False
-    return t in ("replaceRange", "replaceInBlock", "replaceBlock") and not ctx.created and ctx.comment_id is None \
-        and plan.block is not None and plan.block.element is not None
+    return t in TEXT_ONLY and not ctx.created and plan.block is not None and plan.block.element is not None
 
 
-def _checkpoint_elements(plan: _Planned) -> list[etree._Element]:
+def _spans(plan: _Planned, body) -> list[tuple]:
+    """What the operation can reach, for its undo record (EditRecord.keep_spans): the siblings it may
+    change, remove or add to, as (container, left, right, order) spans. Its own paragraphs (and the
+    next one, which a deletion or a merge may join); for an insert, the place it lands beside its
+    anchor (a table's outermost table); for a table operation, the table."""
+    t = plan.op["type"]
     p = plan.block.element if plan.block is not None else None
-    if p is None:
-        return []
-    out = list(plan.block.paragraphs)  # with those a deleted mark joins to it (accepted.py)
-    if plan.op["type"] in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
+    order = plan.order
+    if p is None:  # nothing to anchor to: the whole story
+        return [(body, None, None, order)]
+    if t in SLOT_INSERTS:
+        after = (t in ("insertAfterBlock",) or
+                 (t in ("insertTable", "insertSignatureTable") and plan.op.get("position", "after") == "after"))
+        table = outer_table(p)
+        anchor = table if table is not None else (p if after else plan.block.paragraphs[0])
+        if after:
+            return [(anchor.getparent(), anchor, anchor.getnext(), order)]
+        return [(anchor.getparent(), anchor.getprevious(), anchor, order)]
+    if t in TABLE_SPANS:
+        table = plan.resolved.get("table")
+        if table is not None:
+            if t == "deleteTable":  # a nested table goes with its outermost one
+                table = outer_table(table) if outer_table(table) is not None else table
+            return [_span([table], order)]
+    elements = list(plan.block.paragraphs)
+    if t in ("mergeBlockWithNext", "deleteBlock"):  # either may join p with the next one
         nxt = op_blocks.next_paragraph(p)
         if nxt is not None:
-            out.append(nxt)
-    return out
+            elements.append(nxt)
+    return [_span(elements, order)]
 
 
 def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
@@ -53,40 +78,21 @@ def _touched(plan: _Planned, ctx: OpContext) -> list[etree._Element]:
     return out
 
 
-class _LocalCheckpoint:
-    """Restores paragraphs in place (same element objects) when one operation fails halfway."""
+def _span(elements: list[etree._Element], order) -> tuple:
+    """The run of siblings from the first element to the last (each lifted to the level where they
+    share a container)."""
+    chains = [list(_chain(el)) for el in elements]
+    container = elements[0].getparent()
+    while container is not None and not all(container in chain[1:] for chain in chains):
+        container = container.getparent()
+    tops = [next(a for a in chain if a.getparent() is container) for chain in chains]
+    return container, tops[0].getprevious(), tops[-1].getnext(), order
 
-    def __init__(self, elements: list[etree._Element]):
-        self.saved = []
-        for el in elements:
-            parent = el.getparent()
-            self.saved.append((el, copy.deepcopy(el), parent, list(parent) if parent is not None else []))
 
-    def restore(self) -> None:
-        for el, snap, parent, before in self.saved:
-            if parent is None:
-                continue
-            known = {id(c) for c in before}
-            for child in list(parent):
-                if id(child) not in known:
-                    parent.remove(child)
-            for child in list(el):
-                el.remove(child)
-            el.attrib.clear()
-            el.attrib.update(snap.attrib)
-            for child in list(snap):
-                el.append(child)
-            if el.getparent() is not parent:
-                prev = None
-                for cand in before:
-                    if cand is el:
-                        break
-                    if cand.getparent() is parent:
-                        prev = cand
-                if prev is None:
-                    parent.insert(0, el)
-                else:
-                    prev.addnext(el)
+def _chain(el):
+    while el is not None:
+        yield el
+        el = el.getparent()
 
 
 def receipt_for(i: int, op: dict, entry: dict) -> dict:

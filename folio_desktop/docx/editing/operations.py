@@ -6,6 +6,12 @@ from the end of the document backwards, so the offsets of those still waiting st
 is one undo step; atomic batches and dry runs write nothing unless everything applies. The checks
 that resolve an operation's target are in operation_targets.py; what an applied operation touched
 and its receipt, in operation_effects.py.
+
+Undo keeps what each batch touched, not the document (checkpoints.EditRecord): before anything is
+written, the runs of elements its operations can reach are copied, and the comment and numbering
+parts when an operation first writes to them. The same record takes back a rejected atomic batch
+or a dry run, and an operation that fails halfway has a record of its own. The history holds the
+last `max_undo` batches; older ones are let go.
 """
 
 from __future__ import annotations
@@ -20,15 +26,16 @@ from ..model import graphemes
 from ..model.document import Document
 from ..model.textkit import index_to_utf16, text_hash, utf16_to_index
 from ..package.ooxml import W_NS, W_PPR, on_off
-from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
-from .operation_effects import (
-    _checkpoint_elements,
-    _LocalCheckpoint,
-    _receipt_position,
-    _text_only,
-    _touched,
-    receipt_for,
+from .checkpoints import (
+    DEFAULT_UNDO_STEPS,
+    EditRecord,
+    comment_parts,
+    comment_slots,
+    numbering_parts,
+    small_parts,
 )
+from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
+from .operation_effects import _receipt_position, _spans, _text_only, _touched, receipt_for
 from .operation_targets import (
     _find_once,
     _keep_markers,
@@ -82,6 +89,7 @@ INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignat
 HIDDEN_GUARDED = ("replaceBlock", "deleteBlock", "replaceInBlock", "replaceRange")
 TABLE_OPS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn", "mergeTableCells",
              "splitTableCell", "deleteTable")
+PROPERTY_KEYS = ("properties", "firstParagraphProperties", "secondParagraphProperties", "mergedParagraphProperties")
 
 
 class OperationIdConflictError(ValueError):
@@ -91,26 +99,32 @@ class OperationIdConflictError(ValueError):
 @dataclass
 class _UndoEntry:
     handle: str
-    state: dict
+    record: EditRecord
+    version_before: int
     version_after: int
-    comment_ids: list[int]
-    op_ids: list[str]
 
 
 class OperationEngine:
     """One per open document: revision cursor, undo history, and the id registry for replays."""
 
-    def __init__(self, doc: Document, author: str, *, guard_hidden_text: bool = False):
+    def __init__(self, doc: Document, author: str, *, guard_hidden_text: bool = False,
+                 max_undo: int = DEFAULT_UNDO_STEPS):
         self.doc = doc
         self.author = author
         # refuse edits that would leave hidden text live and unreviewed (issue 12): on for the surfaces
         # whose authors cannot see hidden text (the reviewer's engine: the model, the lawyer); off for
         # the redline writer, which writes the difference between two versions, not an author's edit
         self.guard_hidden_text = guard_hidden_text
+        self.max_undo = max_undo
         self._cursor: list[int] | None = None
         self._undo: list[_UndoEntry] = []
         self._undo_seq = 0
         self.registry: dict[str, tuple[str, dict]] = {}  # op id -> (fingerprint, receipt)
+        # the ids comments must not take, read once and kept up to date across batches (comment_ids.py)
+        self.comment_ids: dict = {}
+        # called with (record, version before, version after) for every change the engine records
+        # (a batch, an undo, a reply...): the review desk's undo steps are made of these records
+        self.listeners: list = []
 
     # -- public ------------------------------------------------------------------------------
 
@@ -136,6 +150,7 @@ class OperationEngine:
             return self._all_skipped(ops, replayed, "documentVersionMismatch",
                                      f"the document is at version {self.version_token()}, not {pinned}")
         doc = self.doc
+        version_before = doc.version
         current = doc.snapshot()
         skipped: dict[int, tuple[str, str | None]] = {}
         planned: list[_Planned] = []
@@ -152,30 +167,40 @@ class OperationEngine:
         planned = [p for p in planned if p.index not in skipped]
         self._pair_moves(planned, mode)
 
-        # the state to roll back to (a rejected atomic batch, a dry run) and to undo the batch by
-        state = doc.package.checkpoint(self.parts_to_checkpoint()) if undoable or atomic or dry_run else None
+        # what the batch can reach, as it is: to undo it, or to take it back (a rejected atomic
+        # batch, a dry run); the comment and numbering parts are kept when first written to
+        keep_history = undoable and self.max_undo > 0
+        record = EditRecord(doc.package) if keep_history or atomic or dry_run else None
+        if record is not None:
+            record.keep_spans([span for plan in planned for span in _spans(plan, doc.body)])
         stamp = Stamp(author or self.author, now_iso(), self._revision_cursor())
         cursor_before = stamp.cursor[0]
         applied: dict[int, dict] = {}
         normalizations: list[dict] = []
-        created_comments: list[int] = []
-        taken_ids = {b.id for b in current.blocks}
-        store = _LazyCommentStore(doc)
+        taken_ids = _TakenIds(current)
+        keep_comments = None if record is None else (lambda: _keep_comments(record, doc))
+        store = _LazyCommentStore(doc, self.comment_ids, keep_comments)
         in_place: list[etree._Element] | None = []  # paragraphs whose text alone changed
+        ran = False
         for plan in sorted(planned, key=lambda p: p.order, reverse=True):
             ctx = OpContext(doc, plan.op, plan.index, current, plan.block, mode,
                             RecordingStamp(stamp, _move_tags(plan.move)), store, taken_ids, plan.resolved,
                             move=plan.move, move_name=plan.move_name)
             for code in plan.resolved.get("normalizations", ()):
                 ctx.normalize(code)
-            checkpoint = _LocalCheckpoint(_checkpoint_elements(plan))
+            if record is not None and not record.numbering and _numbering_requested(plan.op):
+                record.keep_parts(doc.package, numbering_parts(doc))
+                record.numbering = True
+            local = EditRecord(doc.package, bookkeeping=False)  # puts the operation back if it fails
+            local.keep_spans(_spans(plan, doc.body))
+            ran = True
             try:
                 IMPLEMENTATIONS[plan.op["type"]](ctx)
                 problem = validate_elements(_touched(plan, ctx))
                 if problem:
                     raise EditError("invalidResult", problem)
             except EditError as err:
-                checkpoint.restore()
+                local.take_back(doc)
                 if ctx.comment_id is not None:
                     store.get().remove(ctx.comment_id)
                 skipped[plan.index] = (err.reason, err.message)
@@ -183,7 +208,6 @@ class OperationEngine:
             entry = {"id": plan.op["id"]}
             if ctx.comment_id is not None:
                 entry["commentId"] = ctx.comment_id
-                created_comments.append(ctx.comment_id)
             if ctx.stamp.issued:
                 entry["revisionId"] = ctx.stamp.issued[0]
                 entry["revisionIds"] = list(ctx.stamp.issued)
@@ -205,16 +229,14 @@ class OperationEngine:
         elif dry_run:
             status = "previewed"
         keep = status == "committed" and changed
+        self._given_out(range(cursor_before + 1, stamp.cursor[0] + 1), taken_ids.minted)
         if not keep:
-            if changed:
-                doc.package.restore(state)
-                doc.reload()
-                doc.version -= 1  # nothing the caller can see changed
+            if ran and record is not None:
+                self._take_back(record, version_before)
                 stamp.cursor[0] = cursor_before
         else:
-            for part in self.parts_to_checkpoint():
-                if doc.package.has_part(part):
-                    doc.package.mark_dirty(part)
+            for part in self._edited_parts():
+                doc.package.mark_dirty(part)
             if in_place and isinstance(doc, Document):  # not a story wrapper (the redline writer's)
                 doc.invalidate(edited=in_place)
             else:
@@ -243,17 +265,21 @@ class OperationEngine:
             result["replayed"] = [{"id": ops[i]["id"]} for i in sorted(replayed)]
         if normalizations:
             result["normalizations"] = normalizations
-        if keep and state is not None:
-            self._undo_seq += 1
-            handle = f"headless-{self._undo_seq}"
-            self._undo.append(_UndoEntry(handle, state, doc.version, created_comments,
-                                         [ops[i]["id"] for i in applied]))
-            result["undoHandle"] = {"type": "documentOperationUndo", "id": handle}
         if keep:
             result["nextRevisionId"] = stamp.cursor[0] + 1
             for i in applied:
                 if i in named:
                     self.registry[ops[i]["id"]] = (_fingerprint(ops[i]), receipts[_receipt_position(receipts, i)])
+        if keep and keep_history:
+            record.settle(doc)
+            record.text_only = bool(in_place)
+            record.registry = {ops[i]["id"]: self.registry[ops[i]["id"]] for i in applied if i in named}
+            self._undo_seq += 1
+            handle = f"headless-{self._undo_seq}"
+            self._undo.append(_UndoEntry(handle, record, version_before, doc.version))
+            del self._undo[:-self.max_undo]
+            result["undoHandle"] = {"type": "documentOperationUndo", "id": handle}
+            self._notify(record, version_before)
         return result
 
     def version_token(self) -> str:
@@ -277,11 +303,72 @@ class OperationEngine:
         if self.doc.version != entry.version_after:
             return {"status": "rejected", "undoHandle": handle, "reason": "documentChanged"}
         self._undo.pop()
-        self.doc.package.restore(entry.state)
-        self.doc.reload()
-        for op_id in entry.op_ids:
-            self.registry.pop(op_id, None)
+        version = self.doc.version
+        self.set_done(entry.record, False)
+        if self._undo and self._undo[-1].version_after == entry.version_before:
+            # nothing came between the two batches: the document is as the earlier one left it,
+            # which is now the latest to undo
+            self._undo[-1].version_after = self.doc.version
+        self._notify(entry.record, version)
         return {"status": "undone", "undoHandle": handle}
+
+    def recorded(self, change, *, spans=(), parts=()):
+        """Make a change beside the batches (a reply, a resolved comment) as one the engine records:
+        `spans` and `parts` say what it can touch (EditRecord.keep_spans, keep_parts). The listeners
+        get its record; undo_document_operations does not know it (it takes back batches)."""
+        doc = self.doc
+        version = doc.version
+        record = EditRecord(doc.package)
+        record.keep_spans(list(spans))
+        record.keep_parts(doc.package, list(parts))
+        outcome = change()
+        if doc.version != version:
+            record.settle(doc)
+            self._notify(record, version)
+        return outcome
+
+    def set_done(self, record: EditRecord, done: bool) -> None:
+        """Make a recorded change again (done) or take it back: an undo or redo. Counts as a change."""
+        if record.done == done:
+            return
+        self.comment_ids.clear()  # an earlier state may hold ids the kept ones no longer list
+        edited = record.set_done(self.doc, done)
+        for op_id, known in record.registry.items():
+            if done:
+                self.registry[op_id] = known
+            else:
+                self.registry.pop(op_id, None)
+        if edited and isinstance(self.doc, Document):
+            self.doc.invalidate(edited=edited)
+        else:
+            self.doc.invalidate()
+
+    def _given_out(self, revision_ids, para_ids) -> None:
+        """Ids a batch wrote: the kept sets of ids in use (when read) list them from now on."""
+        if "ids" in self.comment_ids:
+            self.comment_ids["ids"].update(revision_ids)
+        if "paras" in self.comment_ids:
+            self.comment_ids["paras"].update(para_ids)
+
+    def forget_history(self) -> None:
+        """Let go of every batch's undo state (undo_document_operations then knows no handle)."""
+        self._undo.clear()
+
+    def _take_back(self, record: EditRecord, version: int) -> None:
+        """Put back a batch that is not kept (rejected, previewed): the same elements, as they were;
+        the document's version is the one it had, since nothing the caller can see changed."""
+        doc = self.doc
+        placed = record.take_back(doc)
+        edited = [el for els in placed for el in els]
+        if edited and isinstance(doc, Document) and all(el.tag == _W + "p" for el in edited):
+            doc.invalidate(edited=edited)
+        else:
+            doc.invalidate()
+        doc.version = version
+
+    def _notify(self, record: EditRecord, version_before: int) -> None:
+        for listener in list(self.listeners):
+            listener(record, version_before, self.doc.version)
 
     # -- resolution --------------------------------------------------------------------------------
 
@@ -363,7 +450,7 @@ class OperationEngine:
         for key in ("styleId", "numbering"):
             if key in op:
                 refs[key] = op[key]
-        for key in ("properties", "firstParagraphProperties", "secondParagraphProperties", "mergedParagraphProperties"):
+        for key in PROPERTY_KEYS:
             if key in op:
                 refs.update({k: v for k, v in op[key].items() if k in ("styleId", "numbering")})
         if refs:
@@ -459,30 +546,67 @@ class OperationEngine:
             self._cursor = [max_revision_id(roots)]
         return self._cursor
 
-    def parts_to_checkpoint(self) -> list[str]:
+    def _edited_parts(self) -> list[str]:
+        """The parts a committed batch marks for writing: the main part, content types, and the comment
+        and numbering parts."""
         doc = self.doc
-        names = [doc.main_part, "[Content_Types].xml"]
-        for suffix in ("comments", "commentsExtended", "commentsIds", "numbering", "commentsExtensible"):
-            part = doc.related_part(suffix)
-            if part:
-                names.append(part)
-        return names
+        names = [doc.main_part, "[Content_Types].xml", *small_parts(doc)]
+        return [name for name in names if doc.package.has_part(name)]
 
 
 class _LazyCommentStore:
-    def __init__(self, doc):
+    """The batch's CommentStore, made when an operation first writes a comment (`first_use` runs
+    just before: the undo record keeps the comment parts as they were)."""
+
+    def __init__(self, doc, shared: dict, first_use=None):
         self.doc = doc
         self._store = None
+        self._shared = shared
+        self._first_use = first_use
 
     def get(self):
         if self._store is None:
             from .comment_store import CommentStore
 
-            self._store = CommentStore(self.doc)
+            if self._first_use is not None:
+                self._first_use()
+            # the batch counts as one change, once, at its end
+            self._store = CommentStore(self.doc, shared=self._shared, invalidate=False)
         return self._store
 
     def __getattr__(self, name):
         return getattr(self.get(), name)
+
+
+class _TakenIds:
+    """The paragraph ids new paragraphs must not take: the snapshot's block ids and those minted in
+    this batch (looked up in the snapshot, not copied out of it: a long document has many)."""
+
+    def __init__(self, snapshot):
+        self.snapshot = snapshot
+        self.minted: set[str] = set()
+
+    def __contains__(self, block_id) -> bool:
+        return block_id in self.minted or self.snapshot.block(block_id) is not None
+
+    def add(self, block_id: str) -> None:
+        self.minted.add(block_id)
+
+
+def _keep_comments(record: EditRecord, doc) -> None:
+    """Before a batch first writes a comment: keep where new entries land in the comment parts, or
+    the parts whole when writing one creates a part."""
+    slots = comment_slots(doc)
+    if slots is None:
+        record.keep_parts(doc.package, comment_parts(doc))
+        return
+    for part, spans in slots.items():
+        record.keep_spans(spans, part=part)
+
+
+def _numbering_requested(op: dict) -> bool:
+    """Does the operation ask for numbering (which may mint a list in the numbering part)?"""
+    return "numbering" in op or any("numbering" in (op.get(key) or {}) for key in PROPERTY_KEYS)
 
 
 def _move_tags(move: str | None) -> dict[str, str] | None:

@@ -108,6 +108,7 @@ class Document:
         self._stories: list[Story] | None = None
         self._story_snapshots: dict[str, tuple] = {}  # other stories, by key: (container, Snapshot)
         self._note_maps: dict[tuple[str, str], tuple[etree._Element, dict]] = {}
+        self._derived: tuple[int | None, dict] = (None, {})  # derived(): (the version they were read at, views)
 
     # -- parts --------------------------------------------------------------------------------
 
@@ -260,10 +261,42 @@ class Document:
                                                                                  self.positional_ids))
         return cached[1]
 
+    @property
+    def snapshot_is_read(self) -> bool:
+        """Is the body's snapshot at hand (not dropped by an edit since)?"""
+        return self._snapshot is not None
+
+    def adopt_snapshot(self, snapshot, stories: dict | None = None) -> None:
+        """Take a body snapshot the caller derived for the document as it is now (reading.splice, after
+        an edit that replaced a few sibling paragraphs), in place of reading the whole body again, and
+        `stories`, the other stories' snapshots from before that edit (story_snapshots()), which an edit
+        of the body's paragraphs alone leaves as they were."""
+        if self._snapshot is None and snapshot is not None:
+            self._snapshot = snapshot
+            if stories and not self._story_snapshots:
+                self._story_snapshots = dict(stories)
+
+    def story_snapshots(self) -> dict:
+        """The other stories' snapshots read so far (to hand back to adopt_snapshot)."""
+        return dict(self._story_snapshots)
+
+    def derived(self, key, compute):
+        """What compute() reads from the document as it is now, computed once per version and kept until
+        the next change (invalidate(), and reload() through it, forget it): the views the layers above
+        read on every call, such as the read tools' census of changes and listings."""
+        version, views = self._derived
+        if version != self.version:
+            views = {}
+            self._derived = (self.version, views)
+        if key not in views:
+            views[key] = compute()
+        return views[key]
+
     def invalidate(self, edited=None) -> None:
         """Forget derived views after an edit, and count the change. `edited`: the paragraphs an
         edit changed only the runs of; their blocks are read again and the rest of the snapshot
         kept, when that is safe (snapshot.patched)."""
+        self._derived = (None, {})
         snap = self._snapshot
         self._snapshot = self._patch_snapshot(self, snap, edited) if edited and snap is not None else None
         if self._snapshot is None:

@@ -587,16 +587,19 @@ class Package:
 
     # -- checkpoints (undo, atomic batches, dry runs) ----------------------------------------------
 
-    def checkpoint(self, names: list[str]) -> dict:
-        """Deep copies of the named parts' trees and the bookkeeping, for restore()."""
+    def checkpoint(self, names: list[str], pack=copy.deepcopy) -> dict:
+        """The named parts' trees (those parsed), every relationships tree and the content types, each
+        through `pack` (a deep copy by default), and the bookkeeping, for restore() (the trees as they
+        were: unpack what `pack` made first)."""
         trees = {}
         for name in names:
             key = self.canonical_name(name)
             if key in self._trees:
-                trees[key] = copy.deepcopy(self._trees[key])
+                trees[key] = pack(self._trees[key])
+        ct = self._trees.get("[Content_Types].xml")
         return {"trees": trees, "dirty": set(self.dirty), "added": dict(self.added),
-                "content_types": copy.deepcopy(self._trees.get("[Content_Types].xml")),
-                "rels_trees": {k: copy.deepcopy(v) for k, v in self._trees.items() if k.endswith(".rels")}}
+                "content_types": pack(ct) if ct is not None else None,
+                "rels_trees": {k: pack(v) for k, v in self._trees.items() if k.endswith(".rels")}}
 
     def restore(self, state: dict) -> None:
         for name in list(self._trees):
@@ -611,6 +614,51 @@ class Package:
         self.added = dict(state["added"])
         self.dirty = set(state["dirty"])
         self._rels.clear()
+
+    def keep_parts(self, names: list[str]) -> dict[str, bytes]:
+        """The named parts' trees as they are now, serialized and compressed, for put_parts(); a part
+        the package does not have, or cannot read, is left out (an edit cannot have changed it)."""
+        kept = {}
+        for name in names:
+            key = self.canonical_name(name)
+            if key in kept or not self.has_part(key):
+                continue
+            try:
+                tree = self.xml(key)
+            except CorruptDocxError:
+                continue
+            kept[key] = zlib.compress(serialize_xml(tree), 1)
+        return kept
+
+    def put_parts(self, kept: dict[str, bytes]) -> dict[str, bytes]:
+        """Give the parts the trees keep_parts() kept; returns them as they were, kept the same way."""
+        now = self.keep_parts(list(kept))
+        for name, data in kept.items():
+            self._trees[name] = parse_xml(zlib.decompress(data), name)
+        self._rels.clear()
+        return now
+
+    def bookkeeping(self) -> tuple:
+        """Which parts are dirty and which were added, for put_bookkeeping()."""
+        return frozenset(self.dirty), dict(self.added), {}
+
+    def put_bookkeeping(self, books: tuple) -> tuple:
+        """Set the dirty and added parts back as bookkeeping() saw them: a part added since goes (its
+        tree kept, compressed, in what this returns), one that comes back gets its tree from `books`;
+        returns the bookkeeping as it was."""
+        dirty, added, trees = books
+        gone = {}
+        for name in [n for n in self.added if n not in added]:
+            tree = self._trees.pop(name, None)
+            if tree is not None:
+                gone[name] = zlib.compress(serialize_xml(tree), 1)
+        now = (frozenset(self.dirty), dict(self.added), gone)
+        for name, data in trees.items():
+            if name not in self.added:
+                self._trees[name] = parse_xml(zlib.decompress(data), name)
+        self.dirty, self.added = set(dirty), dict(added)
+        self._rels.clear()
+        return now
 
     # -- relationships -----------------------------------------------------------------------
 

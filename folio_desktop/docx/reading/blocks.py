@@ -62,8 +62,9 @@ class Block:
     # the preview runs: None (no text), a reader that reads them again from the paragraph when asked
     # for (snapshot.py), the (doc, paragraph style, [(text, run)]) the walk read, or the runs made
     _preview: object = field(default=None, repr=False, compare=False)
-    # what the story walk carried into and out of this paragraph (open fields, note counts, open
-    # comment ranges), so one edited paragraph can be read again alone (patched()); None: it cannot
+    # what the story walk carried into and out of this paragraph (its first, when joined) (open fields,
+    # note counts, open comment ranges), so one edited paragraph can be read again alone (patched(),
+    # not joined ones) or a stretch of them (splice.py); None: it cannot (a text box in it)
     walk: tuple | None = field(default=None, repr=False, compare=False)
     # what few blocks have, read through the properties below: (id_stability, structural_boundaries,
     # table, diagnostic, comment_ids, joined, joined_starts); one shared tuple when it is none of them
@@ -222,14 +223,15 @@ class Block:
 
 
 class Anchor:
-    """Where a block sits in its snapshot and what its text hashed to (spec §5.1)."""
+    """Where a block sits in its snapshot and what its text hashed to (spec §5.1). It holds no
+    reference to a snapshot: snapshots share anchors (patched(), splice), and one pointing back at
+    its snapshot would make every keystroke's snapshot a reference cycle, and keep the old ones."""
 
-    __slots__ = ("block", "index", "_snapshot")
+    __slots__ = ("block", "index")
 
-    def __init__(self, block: Block, index: int, snapshot: Snapshot):
+    def __init__(self, block: Block, index: int):
         self.block = block
         self.index = index
-        self._snapshot = snapshot
 
     @property
     def id(self) -> str:
@@ -247,13 +249,8 @@ class Anchor:
     def text_hash(self) -> str:
         return self.block.text_hash
 
-    @property
-    def hash_occurrence_count(self) -> int:
-        return self._snapshot.hash_counts()[self.block.text_hash]
-
-    def to_json(self, counts: dict[str, int] | None = None) -> dict:
-        """counts: the text-hash counts of the snapshot asking (an anchor is shared by the snapshots
-        patched() derives from the one it was made for)."""
+    def to_json(self, counts: dict[str, int]) -> dict:
+        """counts: the text-hash counts of the snapshot asking (Snapshot.hash_counts)."""
         return {
             "id": self.id,
             "from": self.index,
@@ -261,7 +258,7 @@ class Anchor:
             "text": self.text,
             "normalizedText": self.normalized_text,
             "textHash": self.text_hash,
-            "hashOccurrenceCount": counts[self.text_hash] if counts is not None else self.hash_occurrence_count,
+            "hashOccurrenceCount": counts[self.text_hash],
         }
 
 
@@ -271,36 +268,108 @@ class CommentAnchor:
     quote: list[str] = field(default_factory=list)
 
 
-class Snapshot:
-    """A story's blocks in reading order; `anchors` (id -> Anchor of every block but the diagnostics)
-    and `block_of_paragraph` (w:p -> the block that reads it) are made when first asked for, unless
-    given."""
+_ABSENT = object()  # in what a newer snapshot changed: the key was not in this one
 
-    __slots__ = ("blocks", "_anchors", "comment_anchors", "_by_paragraph", "_hash_counts")
+
+class Snapshot:
+    """A story's blocks: in reading order, by id (anchors: every block but the diagnostics), by
+    paragraph element, and the comments anchored in them. The anchors and the paragraph table are
+    made when first asked for, unless given.
+
+    When patched() derives a newer snapshot from an edit of a few paragraphs, the newer one takes
+    this one's tables over rather than copying them (a copy costs as much as the story is long, an
+    edit only what it touched) and leaves here what it changed; the first read of this older
+    snapshot copies them back (`_newer`: the newer snapshot and those changes)."""
+
+    # (_label_states, _positional_ids: what reading.splice keeps on a snapshot it made)
+    __slots__ = ("_blocks", "_anchors", "_comment_anchors", "_by_paragraph", "_hash_counts", "_newer",
+                 "_label_states", "_positional_ids")
 
     def __init__(self, blocks: list[Block], anchors: dict[str, Anchor] | None = None,
                  comment_anchors: dict[str, CommentAnchor] | None = None,
                  block_of_paragraph: dict[Any, Block] | None = None):
-        self.blocks = blocks
+        self._blocks = blocks
         self._anchors = anchors
-        self.comment_anchors = comment_anchors if comment_anchors is not None else {}
+        self._comment_anchors = comment_anchors if comment_anchors is not None else {}
         self._by_paragraph = block_of_paragraph
         self._hash_counts: dict[str, int] | None = None
+        self._newer: tuple | None = None
 
     def __repr__(self) -> str:
         return f"Snapshot({len(self.blocks)} blocks)"
 
     @property
+    def blocks(self) -> list[Block]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._blocks
+
+    @property
     def anchors(self) -> dict[str, Anchor]:
+        if self._newer is not None:
+            self._copy_back()
         if self._anchors is None:
-            self._anchors = {b.id: Anchor(b, i, self) for i, b in enumerate(self.blocks) if b.kind != "diagnostic"}
+            self._anchors = {b.id: Anchor(b, i) for i, b in enumerate(self._blocks) if b.kind != "diagnostic"}
         return self._anchors
 
     @property
+    def comment_anchors(self) -> dict[str, CommentAnchor]:
+        if self._newer is not None:
+            self._copy_back()
+        return self._comment_anchors
+
+    @property
     def block_of_paragraph(self) -> dict[Any, Block]:
+        if self._newer is not None:
+            self._copy_back()
         if self._by_paragraph is None:
-            self._by_paragraph = {p: b for b in self.blocks for p in b.paragraphs}
+            self._by_paragraph = {p: b for b in self._blocks for p in b.paragraphs}
         return self._by_paragraph
+
+    def hand_over(self, newer_blocks: dict[int, Block], newer_by_paragraph: dict, newer_anchors: dict,
+                  newer_comment_anchors: dict) -> Snapshot:
+        """A newer snapshot with these entries changed, taking this one's tables over; this one keeps
+        what they held before (it reads them back from the newer one when it is next read)."""
+        blocks, anchors = self.blocks, self.anchors
+        comment_anchors, by_paragraph = self.comment_anchors, self.block_of_paragraph
+        before = ({i: blocks[i] for i in newer_blocks},
+                  {k: by_paragraph.get(k, _ABSENT) for k in newer_by_paragraph},
+                  {k: anchors.get(k, _ABSENT) for k in newer_anchors},
+                  {k: comment_anchors.get(k, _ABSENT) for k in newer_comment_anchors})
+        for i, block in newer_blocks.items():
+            blocks[i] = block
+        by_paragraph.update(newer_by_paragraph)
+        comment_anchors.update(newer_comment_anchors)
+        out = Snapshot(blocks, anchors, comment_anchors, by_paragraph)
+        anchors.update(newer_anchors)
+        self._newer = (out, before)
+        self._blocks = self._anchors = self._comment_anchors = self._by_paragraph = None
+        return out
+
+    def _copy_back(self) -> None:
+        """Read this snapshot's tables back: the newest one's, with every newer snapshot's changes
+        taken back down to this one."""
+        chain = []
+        snap = self
+        while snap._newer is not None:
+            chain.append(snap)
+            snap = snap._newer[0]
+        blocks, anchors = list(snap._blocks), dict(snap._anchors)
+        comment_anchors, by_paragraph = dict(snap._comment_anchors), dict(snap._by_paragraph)
+        for older in reversed(chain):
+            old_blocks, old_by_paragraph, old_anchors, old_comment_anchors = older._newer[1]
+            for i, block in old_blocks.items():
+                blocks[i] = block
+            for table, old in ((by_paragraph, old_by_paragraph), (anchors, old_anchors),
+                               (comment_anchors, old_comment_anchors)):
+                for key, value in old.items():
+                    if value is _ABSENT:
+                        table.pop(key, None)
+                    else:
+                        table[key] = value
+        self._blocks, self._anchors, self._comment_anchors, self._by_paragraph = \
+            blocks, anchors, comment_anchors, by_paragraph
+        self._newer = None
 
     def hash_counts(self) -> dict[str, int]:
         """text hash -> how many targetable blocks share it."""

@@ -94,8 +94,9 @@ class _Walker:
                     # a wholly deleted paragraph adds nothing to the next one: it stays a blank block
                     # of its own, which edits report as pending deletion and may insert beside
                     if read[1] or joining:
-                        joining.append((child, read[1], read[2]))
-                        for box in inline.text_boxes(child):
+                        boxes = inline.text_boxes(child)
+                        joining.append((child, read[1], read[2], read[0], bool(boxes)))
+                        for box in boxes:
                             self.container(box, None, depth + 1)
                         continue
                 ctx = None
@@ -209,7 +210,8 @@ class _Walker:
         return found
 
     def paragraph(self, p, table_loc, depth, joined=(), read=None, ppr=None, deleted=False):
-        """One block; `joined`: the (paragraph, text, extras) that run on into p (accepted.py);
+        """One block; `joined`: the (paragraph, text, extras, walk entry, has text boxes) that run on
+        into p (accepted.py);
         `read`: p's (walk entry, text, extras) when the caller has read it already; `ppr`: its w:pPr,
         `deleted`: whether its mark is a pending deletion."""
         boxes = inline.text_boxes(p)
@@ -238,8 +240,10 @@ class _Walker:
             anchor = self.comment_anchors[cid]
             if anchor.block_id is None:
                 anchor.block_id = block_id
-        if not boxes and not joined:  # a text box's paragraphs are blocks of their own, read after this one
+        # a text box's paragraphs are blocks of their own, read after this one (or among joined ones)
+        if not boxes and not any(part[4] for part in joined):
             walk = self._walk
+            entry = joined[0][3] if joined else entry
             leaving = self.carried()
             if walk is None or walk[0] is not entry or walk[1] is not leaving:
                 walk = self._walk = (entry, leaving)
@@ -405,7 +409,7 @@ def _join_texts(joined, text: str, extras: dict) -> tuple[str, dict]:
     offset = 0
     pstyle = extras["pstyle"]
     doc = None
-    for _p, part_text, part in (*joined, (None, text, extras)):
+    for _p, part_text, part, *_walk in (*joined, (None, text, extras)):
         texts.append(part_text)
         if part["runs"]:
             doc = part["runs"][0]
@@ -460,14 +464,14 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
     the edit could reach past those paragraphs (a complex field, a comment range or the count of
     note references crossing their edges changed; a text box; a positional id that counts blank
     paragraphs), and the story must be read afresh."""
-    blocks = list(snap.blocks)
-    by_paragraph = dict(snap.block_of_paragraph)
-    comment_anchors = dict(snap.comment_anchors)
+    blocks, by_paragraph, anchors = snap.blocks, snap.block_of_paragraph, snap.anchors
+    new_blocks: dict[int, Block] = {}
+    new_by_paragraph: dict = {}
+    new_comments: dict = {}
     positions = None
-    edited = []
     for p in dict.fromkeys(paragraphs):
-        old = snap.block_of_paragraph.get(p)
-        anchor = snap.anchors.get(old.id) if old is not None else None
+        old = by_paragraph.get(p)
+        anchor = anchors.get(old.id) if old is not None else None
         if anchor is None or anchor.block is not old or old.walk is None or old.joined or p.getparent() is None:
             return None
         entry, leaving = old.walk
@@ -483,22 +487,19 @@ def patched(doc, snap: Snapshot, paragraphs) -> Snapshot | None:
             old.joined, old.joined_starts))
         if block.is_content != old.is_content:
             if positions is None:
-                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in snap.blocks)
+                positions = any(b.id.startswith(RESERVED_PREFIXES) for b in blocks)
             if positions:
                 return None  # seq-/blank- ids count content and blank paragraphs
         for cid, comment in walker.comment_anchors.items():
             if cid in extras["comments"] and comment.block_id is None:
                 comment.block_id = old.id
-            comment_anchors[cid] = comment
-        blocks[anchor.index] = block
-        by_paragraph[p] = block
-        edited.append((block, anchor.index))
-    # the other blocks keep their anchors (same block, same place): a new one each would cost more
-    # than the edit on a 500-page document
-    out = Snapshot(blocks, dict(snap.anchors), comment_anchors, by_paragraph)
-    for block, index in edited:
-        out.anchors[block.id] = Anchor(block, index, out)
-    return out
+            new_comments[cid] = comment
+        new_blocks[anchor.index] = block
+        new_by_paragraph[p] = block
+    # the newer snapshot takes the tables over (the other blocks keep their anchors: same block, same
+    # place); copying them would cost more than the edit on a 500-page document
+    new_anchors = {block.id: Anchor(block, index) for index, block in new_blocks.items()}
+    return snap.hand_over(new_blocks, new_by_paragraph, new_anchors, new_comments)
 
 
 __all__ = ["build_snapshot", "patched"]

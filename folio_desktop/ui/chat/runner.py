@@ -32,7 +32,6 @@ import threading
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal
 
 from ...assistant import AssistantError, AssistantSettings, ModelLoop, TurnListener, TurnResult
-from ...assistant.tooling import anthropic_tools_for, tool_runner
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +165,13 @@ class AssistantRunner(QObject):
         if self.busy:
             raise RuntimeError("a turn is running; stop it before changing the document")
         self.bridge = bridge
-        self._run_tool = tool_runner(bridge) if bridge is not None else None
-        self.loop.tools = anthropic_tools_for(bridge) if bridge is not None else []
+        if bridge is not None:
+            # the tool layer is imported with the first document (the window gives it after its first page)
+            from ...assistant.tooling import anthropic_tools_for, tool_runner
+
+            self._run_tool, self.loop.tools = tool_runner(bridge), anthropic_tools_for(bridge)
+        else:
+            self._run_tool, self.loop.tools = None, []
         self.loop.new_conversation()
 
     def apply_settings(self, settings: AssistantSettings) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QInputDialog
 from ...docx.reading.search import text_range
 from ..pages.typing import PageEditor
 from ..review_actions import EditRefused
+from .catch_up import CatchUp
 from .edit_dialogs import ask_text
 
 CLIP = 60
@@ -38,6 +39,7 @@ class DeskCommands:
         self.editor: PageEditor | None = None  # made by install_editing, once the actions exist
         self._typed_blocks: set[str] = set()
         self._typing_timer: QTimer | None = None
+        self.catch_up = CatchUp(window)  # the panels after a pause in the typing, in short steps
 
     def _status(self, message: str, timeout: int = 0) -> None:
         self.window.statusBar().showMessage(message, timeout)
@@ -323,6 +325,7 @@ class DeskCommands:
         self.window.review_actions.typed.connect(self._on_typed)
 
     def _on_typed(self, block_ids) -> None:
+        self.catch_up.cancel()  # the document moved on: the panels catch up after the next pause
         self.clicked_change = None
         self.window.relayout(set(block_ids) if block_ids else None)
         self.window.update_title()
@@ -335,12 +338,28 @@ class DeskCommands:
             self.window.record("edit", action=what.lower(), blockIds=sorted(block_ids or ()))
 
     def _after_typing(self) -> None:
+        self.catch_up.start(self._catch_up_steps())
+
+    def _catch_up_steps(self):
+        """What the typing left to do, one panel at a time (catch_up.CatchUp): keystrokes change the
+        main story alone, so the changes panel reads only its census again."""
+        window = self.window
         if self._typed_blocks:
-            self.window.record("edit", action="typing", blockIds=sorted(self._typed_blocks))
+            window.record("edit", action="typing", blockIds=sorted(self._typed_blocks))
             self._typed_blocks = set()
-        if self.window.reviewer is not None:
-            self.window.after_change(None, relayout=False)
-            self.window.outline.refresh(self.window.view.document_layout)
+        if window.reviewer is None:
+            return
+        yield
+        window.changes.refresh(main_only=True)
+        yield
+        window.comments.refresh()
+        yield
+        while window.view.relayout_pending:  # the outline's pages: once the pages past the screen are laid out
+            yield
+        yield from window.outline.refresh_steps(window.view.document_layout)
+        window.update_title()
+        window.documentChanged.emit()
+        self.editor.freeze_survivors()
 
     def toggle_track_changes(self) -> bool:
         return self.set_track_changes(self.window.track_changes_action.isChecked())

@@ -38,8 +38,6 @@ from ..disk.recovery_prompt import DISCARD, RESTORE, ask_recovery
 from ..disk.save_guard import read_only_problem, write_problem
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
-from .compare_window import CompareWindow
-from .export import export_pdf
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
@@ -489,6 +487,8 @@ class DocumentFiles:
 
     def compare(self, base: str, revised: str):
         try:
+            from .compare_window import CompareWindow  # (on first use: not needed for the first page)
+
             window = CompareWindow(base, revised, author=self.window.settings.author)
         except DocxError as exc:
             self._error("The versions could not be compared", str(exc))
@@ -528,6 +528,7 @@ class DocumentFiles:
                  "none": ("with every change accepted", " (no markup).pdf"),
                  "original": ("as they were before the tracked changes", " (original).pdf")}
         words, suffix = shown.get(self.window.view.markup_view, shown["all"])
+        from .export import export_pdf  # (on first use: not needed for the first page)
 
         def write(target):
             layout = self.window.view.document_layout or self.window.view.finish_layout()
@@ -537,6 +538,8 @@ class DocumentFiles:
         return self._export("Export PDF (as shown)", suffix, PDF_FILTER, write)
 
     def export_clean_pdf_dialog(self) -> str | None:
+        from .export import export_pdf
+
         def write(target):
             pages = export_pdf(self.window.reviewer, target, markup=False)
             return f"Exported {pages} pages, every change accepted, to {target}"

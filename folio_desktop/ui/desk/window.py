@@ -15,24 +15,22 @@ menus (actions.py) call the methods of whichever of the three owns them.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoGroup
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from ... import APP_NAME
 from ...agents.bridges import decode_comment_id
-from ...assistant import AssistantSettings, load_settings
+from ...assistant.settings import AssistantSettings, keyring_key, load_settings, read_keyring_key
 from ...docx import DocxReviewer
-from ...sharing.mcp_http import SharingError
-from ...sharing.mcp_window import remove_share_file, share_token, write_share_file
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
-from ..chat.mcp_share import McpShare
 from ..chat.panel import ChatPanel
-from ..chat.share_dialog import ShareDialog
 from ..disk.recent_files import desktop_settings
 from ..pages.reading_position import top_block_id
 from ..pages.view import PageView
@@ -48,10 +46,34 @@ from .files import DocumentFiles
 from .panes import Pane, Panes
 from .settings_dialog import SettingsDialog
 
+if TYPE_CHECKING:  # sharing is imported when the lawyer first shares: the MCP SDK and its web server
+    # take longer to import than the first page takes to show (tests/unit/ui/desk/test_start_up.py)
+    from ..chat.mcp_share import McpShare
+    from ..chat.share_dialog import ShareDialog
+
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
 STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
 SHARE_PORT_KEY = "mcp/port"  # kept (as the token is), so a client configured once connects again next time
+
+
+class KeyringLookup(QObject):
+    """The API key stored in the system keyring, looked up on a thread of its own (keyring finds its
+    backend by scanning the installed packages: a few tenths of a second the window does not wait for);
+    `found` carries it to the GUI thread, "" when there is none."""
+
+    found = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        threading.Thread(target=self._look_up, name="keyring", daemon=True).start()
+
+    def _look_up(self) -> None:
+        key = keyring_key() or ""
+        try:
+            self.found.emit(key)  # queued to the window's thread
+        except RuntimeError:  # the window closed meanwhile
+            pass
 
 
 class ReviewWindow(QMainWindow):
@@ -63,7 +85,10 @@ class ReviewWindow(QMainWindow):
 
     def __init__(self, settings: AssistantSettings | None = None, parent=None):
         super().__init__(parent)
-        self.settings = settings if settings is not None else load_settings()
+        # the keyring is asked once the first page shows (finding its backend takes longer than the page)
+        self._keyring_due = settings is None
+        self.settings = settings if settings is not None else load_settings(use_keyring=False)
+        self._panels_due: DocxReviewer | None = None  # a document the panels will read after its first page
         self.reviewer: DocxReviewer | None = None
         self.bridge: LiveBridge | None = None
         self.review_actions: ReviewActions | None = None
@@ -140,6 +165,8 @@ class ReviewWindow(QMainWindow):
         view.commentClicked.connect(self._on_comment_clicked)
         view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
         view.layoutFinished.connect(lambda _n: self._on_layout_finished())
+        # a turn of the event loop later: the first page is on screen before the panels read the document
+        view.firstPagePainted.connect(lambda: QTimer.singleShot(0, self._after_first_paint))
         self._follow_timer = QTimer(self)
         self._follow_timer.setSingleShot(True)
         self._follow_timer.setInterval(FOLLOW_MS)
@@ -209,24 +236,46 @@ class ReviewWindow(QMainWindow):
         self.bridge = LiveBridge(reviewer, self.view, author=self.settings.assistant_author,
                                  on_changed=self._on_model_changed,
                                  resolve_others=self.settings.allow_resolving_others)
-        self.chat.set_bridge(self.bridge, title=self.display_name)
-        self.outline.set_document(reviewer)
-        self.changes.set_document(reviewer)
-        self.comments.set_document(reviewer)
+        self.chat.set_bridge(None, title=self.display_name)  # not the last document's tools meanwhile
+        self._panels_due = reviewer  # the panels (and Claude's tools) once the first page shows: _fill_panels
         self.find_bar.attach(self.view, reviewer)
         self.saved_version = reviewer.document_version() if saved else None
         self.update_title()
         self._update_enabled()
         self.documentOpened.emit(path)
 
+    def _fill_panels(self) -> None:
+        """The chat takes the document's tools and the outline, changes and comments panels read the
+        document installed last: once its first page is painted (they read the whole document, and
+        the tools import the tool layer, which the lawyer does not wait for), or sooner when
+        something needs them (the layout finished, a change, a question to Claude)."""
+        reviewer, self._panels_due = self._panels_due, None
+        if reviewer is not None and reviewer is self.reviewer:
+            self.chat.set_bridge(self.bridge, title=self.display_name)
+            self.outline.set_document(reviewer)
+            self.changes.set_document(reviewer)
+            self.comments.set_document(reviewer)
+
+    def _after_first_paint(self) -> None:
+        self._fill_panels()
+        if self._keyring_due:
+            self._keyring_due = False
+            KeyringLookup(self).found.connect(self._keyring_key_found)
+
+    def _keyring_key_found(self, key: str) -> None:
+        if read_keyring_key(self.settings, key):
+            self.apply_settings()
+
     def after_change(self, block_ids: set[str] | None, relayout: bool = True) -> None:
         """The document changed: lay out what it touched again, read the panels again, mark the
         window modified and schedule a recovery copy."""
+        self._fill_panels()
+        self.commands.catch_up.finish()  # what typing left for the panels (the outline), before they read again
         if relayout:
             self.relayout(block_ids)
         self.changes.refresh()
         self.comments.refresh()
-        if self.view.document_layout is None:  # a full relayout is running: pages come with it
+        if not self.view.is_laid_out:  # a full relayout is running: pages come with it
             self.outline.refresh()
         self.update_title()
         self.files.autosaver.changed()
@@ -258,6 +307,7 @@ class ReviewWindow(QMainWindow):
         self.comments.select_comment(comment_id)
 
     def _on_layout_finished(self) -> None:
+        self._fill_panels()
         self.outline.refresh(self.view.document_layout)
         self.follow_scroll()
         self.files.tell_missing_fonts()
@@ -308,6 +358,9 @@ class ReviewWindow(QMainWindow):
         to connect a client."""
         if self.reviewer is None:
             return None
+        from ...sharing.mcp_http import SharingError
+        from ..chat.share_dialog import ShareDialog
+
         if self.mcp_share is None:
             try:
                 self.mcp_share = self._start_sharing()
@@ -323,6 +376,10 @@ class ReviewWindow(QMainWindow):
         return self.share_dialog
 
     def _start_sharing(self) -> McpShare:
+        from ...sharing.mcp_http import SharingError
+        from ...sharing.mcp_window import share_token, write_share_file
+        from ..chat.mcp_share import McpShare
+
         token = share_token(self.settings.config_dir)
         port = int(self.desktop.value(SHARE_PORT_KEY, 0) or 0)
         # the clients' proposals carry Claude's author name, as the panel's do
@@ -360,6 +417,8 @@ class ReviewWindow(QMainWindow):
         share, self.mcp_share = self.mcp_share, None
         if share is None:
             return
+        from ...sharing.mcp_window import remove_share_file
+
         share.stop()
         share.deleteLater()
         remove_share_file(self.settings.config_dir, share.url)

@@ -7,6 +7,7 @@ Page sizes are layout pixels (96 dpi); canvas coordinates are screen pixels at t
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import itemgetter
 
 from PySide6.QtCore import QPointF, QRectF
 
@@ -21,17 +22,25 @@ class PageStrip:
         self.sizes: list[tuple[float, float]] = []
         self.zoom = 1.0
         self._tops: list[float] = []  # canvas y of each page's top at the current zoom
+        self._max_width = 0.0
 
     def clear(self) -> None:
         self.sizes.clear()
         self._tops.clear()
+        self._max_width = 0.0
 
     def append(self, width: float, height: float) -> None:
         self.sizes.append((width, height))
         self._tops.append(self._next_top())
+        self._max_width = max(self._max_width, width)
 
     def set_sizes(self, sizes: list[tuple[float, float]]) -> None:
         self.sizes = list(sizes)
+        self._restack()
+
+    def splice(self, start: int, stop: int, sizes: list[tuple[float, float]]) -> None:
+        """Pages start..stop (0-based, stop excluded) take these sizes (a relayout made them anew)."""
+        self.sizes[start:stop] = sizes
         self._restack()
 
     def set_zoom(self, zoom: float) -> None:
@@ -44,9 +53,12 @@ class PageStrip:
         return self._tops[-1] + self.sizes[len(self._tops) - 1][1] * self.zoom + GAP
 
     def _restack(self) -> None:
-        self._tops = []
-        for _ in self.sizes:
-            self._tops.append(self._next_top())
+        tops, top, zoom = [], GAP, self.zoom
+        for _w, h in self.sizes:
+            tops.append(top)
+            top += h * zoom + GAP
+        self._tops = tops
+        self._max_width = max(map(itemgetter(0), self.sizes), default=0.0)
 
     # -- sizes -------------------------------------------------------------------------------
 
@@ -55,7 +67,7 @@ class PageStrip:
         return len(self.sizes)
 
     def max_width(self) -> float:
-        return max((w for w, _h in self.sizes), default=816.0)
+        return self._max_width if self.sizes else 816.0
 
     def canvas_width(self, viewport_width: float) -> float:
         return max(viewport_width, self.max_width() * self.zoom + 2 * GAP)

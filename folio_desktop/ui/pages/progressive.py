@@ -43,8 +43,9 @@ class ProgressiveLayout(QObject):
         self.cancel()
         self._options = {"view": view, "colors": colors}
         # the opened document is long-lived: move it out of the collector's young generations so a
-        # full collection never lands inside a layout slice (it cost up to ~80 ms on 500 pages)
-        gc.collect()
+        # full collection never lands inside a layout slice (it cost up to ~80 ms on 500 pages). Not
+        # collected first: that full collection was a tenth of a second before the first page (what
+        # opening left behind is collected once the layout is done: PageEditor._freeze)
         gc.freeze()
         self._doc = doc
         self._pass = 1

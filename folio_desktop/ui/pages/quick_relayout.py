@@ -12,63 +12,153 @@ to follow typing. Two things make the common case cheap:
   later page would come out the same, so the old pages are kept from there on.
 
 Anything else (a new paragraph, a renumbered list) goes the general way, which still converges.
+
+An edit that adds or removes a line can move every later page by that line, and converge nowhere:
+the pages on screen are laid out at once, the rest while the event loop idles (Relayout).
 """
 
 from __future__ import annotations
+
+import time
 
 from ...layout import DocumentLayout
 
 
 def relayout_blocks(layout: DocumentLayout, block_ids) -> tuple[int, int]:
     """Lay `layout` out again after the blocks `block_ids` changed (new blocks included, and blocks
-    an edit removed). Returns (first, last): the pages from `first` to `last` are new objects; the
-    pages before and after them are the very objects the layout had before."""
-    paginator = layout.paginator
-    snapshot = paginator.doc.snapshot()
-    placed = [(n, f) for bid in block_ids for n, f in layout.fragments_of(bid)]
-    paragraphs = {f.para_element for _n, f in placed if f.para_element is not None}
-    for bid in block_ids:
-        block = snapshot.block(bid)
-        if block is not None and block.element is not None:
-            paragraphs.add(block.element)  # a paragraph the edit made is not laid out yet
-    first = min((n for n, _f in placed), default=1)
-    if not _forget_text_edits(paginator, snapshot, paragraphs):
-        paginator.invalidate(list(paragraphs))
-    old_pages = list(paginator.pages)
-    old_restarts = dict(paginator.restarts)
-    last_edited = max((n for n, _f in placed), default=len(old_pages))
-    pages = paginator.run(resume_page=first)
-    new_first = converged = None
-    for page in pages:
-        number = page.number
-        new_first = number if new_first is None else new_first
-        if any(f.para_element in paragraphs for f in page.fragments):
-            last_edited = max(last_edited, number)
-            continue
-        if number > last_edited and number <= len(old_pages) and (
-                old_restarts.get(number, False) == paginator.restarts.get(number)
-                or _signature(page) == _signature(old_pages[number - 1])):
-            converged = number
-            break
-    pages.close()
-    new_first = new_first or first
-    if converged is None:
-        if _numpages_changed(paginator):
-            return 1, _second_pass(layout)
-        layout._index(paginator.pages)
-        return new_first, len(paginator.pages)
-    # this page began exactly as it did before: the old pages after it stand as they were
-    paginator.pages = paginator.pages[:converged] + old_pages[converged:]
-    paginator.restarts.update({n: r for n, r in old_restarts.items() if n > converged})
-    _reindex(layout, old_pages, new_first, converged)
-    return new_first, converged
+    an edit removed), to the end. Returns (first, last): the pages from `first` to `last` are new
+    objects; the pages before and after them are the very objects the layout had before."""
+    relayout = Relayout(layout, block_ids)
+    relayout.advance()
+    return relayout.first, relayout.last
 
 
-def _reindex(layout: DocumentLayout, old_pages, first: int, last: int) -> None:
-    """layout._index over the pages first..last only (the others are the objects they were, at the
-    same numbers): the full index walks every fragment of every page."""
+class Relayout:
+    """One edit's relayout, which can stop part-way and go on later: pagination runs on from the first
+    page the edit reaches until it converges (a page begins as it did before) or ends, but an edit that
+    moves every later page by a line converges nowhere, and paginating 250 pages is a quarter of a
+    second. advance(until_page=...) stops once the pages on screen are done; layout.pages are then the
+    new pages so far followed by the old ones (stale, `done` tells where they begin) until further
+    advance() calls finish the rest (the view does so in slices while the event loop idles).
+
+    `trusted`: how many of layout.pages are up to date (an earlier relayout that stopped part-way
+    left the rest stale): pagination may converge only on those."""
+
+    def __init__(self, layout: DocumentLayout, block_ids, trusted: int | None = None):
+        self.layout = layout
+        paginator = layout.paginator
+        snapshot = paginator.doc.snapshot()
+        placed = [(n, f) for bid in block_ids for n, f in layout.fragments_of(bid)]
+        paragraphs = {f.para_element for _n, f in placed if f.para_element is not None}
+        for bid in block_ids:
+            block = snapshot.block(bid)
+            if block is not None and block.element is not None:
+                paragraphs.add(block.element)  # a paragraph the edit made is not laid out yet
+        start = min((n for n, _f in placed), default=1)
+        if not _forget_text_edits(paginator, snapshot, paragraphs):
+            # the paragraphs forgotten beside the edited ones (a list numbered again after them) must
+            # be laid out again too: no page before the last that held one may end the relayout
+            forgotten = paginator.invalidate(list(paragraphs)) - paragraphs
+            snapshot = paginator.snapshot
+            ids = {b.id for p in forgotten if (b := snapshot.block_of_paragraph.get(p)) is not None}
+            placed += [(n, f) for bid in ids for n, f in layout.fragments_of(bid)]
+            paragraphs |= forgotten
+        self.paragraphs = paragraphs
+        self.old_pages = list(layout.pages)
+        self.old_restarts = dict(paginator.restarts)
+        self.trusted = len(self.old_pages) if trusted is None else min(trusted, len(self.old_pages))
+        self.last_edited = max((n for n, _f in placed), default=len(self.old_pages))
+        self.first, self.last = start, start - 1  # the new pages so far: first..last (none yet)
+        self.finished = False
+        self._second = False  # the second pass "Page X of Y" needs, under way
+        self._run = paginator.run(resume_page=start)
+
+    @property
+    def done(self) -> int:
+        """The pages up to this one are laid out anew (or were up to date); those after it may be stale."""
+        return len(self.layout.pages) if self.finished else self.last
+
+    def advance(self, until_page: int | None = None, deadline: float | None = None) -> bool:
+        """Paginate on until finished, or (when given) past page `until_page` or time.perf_counter()
+        `deadline`, whichever comes first. True once finished."""
+        if self.finished:
+            return True
+        paginator = self.layout.paginator
+        while True:
+            for page in self._run:
+                number = page.number
+                self.first, self.last = min(self.first, number), number
+                if self._second:
+                    pass  # every page again, with the settled counts: nothing to converge on
+                elif any(f.para_element in self.paragraphs for f in page.fragments):
+                    self.last_edited = max(self.last_edited, number)
+                elif number > self.last_edited and number <= self.trusted and (
+                        self.old_restarts.get(number, False) == paginator.restarts.get(number)
+                        or _signature(page) == _signature(self.old_pages[number - 1])):
+                    if self._converge(number):
+                        return True
+                    break  # on with the pages an earlier relayout left stale
+                if (until_page is not None and number >= until_page) or \
+                        (deadline is not None and time.perf_counter() >= deadline):
+                    self._show(paginator.pages + self.old_pages[len(paginator.pages):])
+                    return False
+            else:
+                if not self._second and _numpages_changed(paginator):
+                    # "Page X of Y": every page shows the new total (SECTIONPAGES the section's): once more
+                    self._show(paginator.pages + self.old_pages[len(paginator.pages):])
+                    paginator.settle_counts()
+                    self._second, self.trusted, self.old_pages = True, 0, list(self.layout.pages)
+                    self._run = paginator.run()
+                    continue
+                self._show(list(paginator.pages), final=True)
+                return True
+
+    def close(self) -> None:
+        """Give up the rest (a newer edit's relayout goes on from where this one stands)."""
+        self._run.close()
+
+    def _converge(self, number: int) -> bool:
+        """Page `number` began exactly as it did before: the old pages after it stand as they were, up to
+        `trusted`. True when that is every page; otherwise the pages after `trusted` (left stale by an
+        earlier relayout that stopped part-way) are laid out from there on, and False."""
+        paginator = self.layout.paginator
+        self._run.close()
+        paginator.pages = paginator.pages[:number] + self.old_pages[number:self.trusted]
+        paginator.restarts.update({n: r for n, r in self.old_restarts.items() if number < n <= self.trusted})
+        if self.trusted >= len(self.old_pages):
+            self.last = number
+            self._show(list(paginator.pages), final=True)
+            return True
+        self.last = self.trusted
+        self._run = paginator.run(resume_page=self.trusted + 1)
+        self.trusted = 0  # nothing after this is known to be up to date: no page to converge on
+        return False
+
+    def _show(self, pages: list, final: bool = False) -> None:
+        """Make `pages` the layout's, indexing those that are not the very objects it had."""
+        layout = self.layout
+        before = layout.pages
+        head, most = 0, min(len(before), len(pages))
+        while head < most and before[head] is pages[head]:
+            head += 1
+        tail = 0
+        if len(before) == len(pages):
+            while tail < most - head and before[-1 - tail] is pages[-1 - tail]:
+                tail += 1
+        end = max(len(pages), len(before)) - tail
+        if head < end:
+            _reindex(layout, before, head + 1, end, pages)
+        else:
+            layout.pages = pages
+        if final:
+            self.finished = True
+            self.last = max(self.last, self.first - 1)
+
+
+def _reindex(layout: DocumentLayout, old_pages, first: int, last: int, pages) -> None:
+    """Make `pages` the layout's, indexing pages first..last only (the others are the objects they
+    were, at the same numbers): the full index walks every fragment of every page."""
     index = getattr(layout, "_block_pages", None)
-    pages = layout.paginator.pages
     if index is None:
         layout._index(pages)
         return
@@ -115,8 +205,7 @@ def _forget_text_edits(paginator, snapshot, paragraphs) -> bool:
                            or a.display_label != b.display_label):
             return False
     paginator.snapshot = snapshot
-    for key in [k for k in measured if k[0] in paragraphs]:
-        del measured[key]
+    paginator.forget(paragraphs)
     return True
 
 
@@ -125,10 +214,3 @@ def _numpages_changed(paginator) -> bool:
     return bool(hint) and paginator.counts_stale()
 
 
-def _second_pass(layout: DocumentLayout) -> int:
-    """"Page X of Y" shows the new total on every page (SECTIONPAGES the section's): paginate once more with it."""
-    paginator = layout.paginator
-    paginator.settle_counts()
-    list(paginator.run())
-    layout._index(paginator.pages)
-    return len(paginator.pages)

@@ -96,59 +96,64 @@ def _word_class(ch: str) -> int:
 
 
 class TextFlow:
+    """The main-story fragments in page order (`entries`). Where a fragment or a block's fragments sit is
+    kept as (page number, place among the page's body fragments), not as an entry index: an edit that
+    adds a line to page 256 shifts the entry index of every fragment after it, but not their pages or
+    places, so it costs the pages it replaced rather than the rest of the document."""
+
     def __init__(self) -> None:
         self.entries: list[tuple[int, Fragment]] = []  # (page number, fragment)
-        self._index: dict[int, int] = {}
-        self._blocks: dict[str, list[int]] = {}
+        self._where: dict[int, tuple[int, int]] = {}  # id(fragment) -> (page number, place on the page)
+        self._blocks: dict[str, list[tuple[int, int]]] = {}  # block id -> its fragments' (page, place), in order
         self._page_start: list[int] = []  # entry index of each page's first body fragment
 
     def add_page(self, page: Page) -> None:
         self._page_start.append(len(self.entries))
+        self._index_page(page)
+        self.entries.extend((page.number, frag) for frag in page.fragments if frag.story == "main")
+
+    def _index_page(self, page: Page) -> None:
+        place = 0
         for frag in page.fragments:
             if frag.story != "main":
                 continue
-            self._index[id(frag)] = len(self.entries)
+            self._where[id(frag)] = (page.number, place)
             if frag.block_id:
-                self._blocks.setdefault(frag.block_id, []).append(len(self.entries))
-            self.entries.append((page.number, frag))
+                self._blocks.setdefault(frag.block_id, []).append((page.number, place))
+            place += 1
 
     def replace_pages(self, pages: list[Page], first: int, last: int, old_last: int) -> None:
         """Pages first..last (1-based) of `pages` are new and took the place of the flow's pages
-        first..old_last; every other page is the same object as before. Cheaper than a new flow:
-        a keystroke changes a page or two of hundreds."""
+        first..old_last; every other page is the same object as before, at the same number. Cheaper
+        than a new flow: a keystroke changes a page or two of hundreds."""
         starts = self._page_start
         k0 = starts[first - 1] if first <= len(starts) else len(self.entries)
         k1 = starts[old_last] if old_last < len(starts) else len(self.entries)
-        new = [(page.number, frag) for page in pages[first - 1:last] for frag in page.fragments
-               if frag.story == "main"]
         old = self.entries[k0:k1]
-        delta = len(new) - len(old)
+        touched = set()
         for _n, frag in old:
-            self._index.pop(id(frag), None)
-        self.entries[k0:k1] = new
-        end = len(self.entries) if delta else k0 + len(new)
-        for i in range(k0, end):
-            self._index[id(self.entries[i][1])] = i
-        touched = {frag.block_id for _n, frag in old if frag.block_id}
-        touched.update(frag.block_id for _n, frag in self.entries[k0:end] if frag.block_id)
+            self._where.pop(id(frag), None)
+            if frag.block_id:
+                touched.add(frag.block_id)
         for block_id in touched:
-            kept = [i for i in self._blocks.get(block_id, ()) if i < k0]
+            kept = [at for at in self._blocks[block_id] if not first <= at[0] <= old_last]
             if kept:
                 self._blocks[block_id] = kept
             else:
-                self._blocks.pop(block_id, None)
-        for i in range(k0, end):
-            block_id = self.entries[i][1].block_id
-            if block_id:
-                self._blocks.setdefault(block_id, []).append(i)
-        counts = [sum(1 for f in page.fragments if f.story == "main") for page in pages[first - 1:last]]
-        head = starts[:first - 1]
-        tail = [s + delta for s in starts[old_last:]]
+                del self._blocks[block_id]
+        fresh = pages[first - 1:last]
+        new = [(page.number, frag) for page in fresh for frag in page.fragments if frag.story == "main"]
+        for page in fresh:
+            self._index_page(page)
+        for block_id in {frag.block_id for _n, frag in new if frag.block_id}:
+            self._blocks[block_id].sort()  # the new pages' places among those of the pages before and after
+        self.entries[k0:k1] = new
+        delta = len(new) - len(old)
         middle, at = [], k0
-        for count in counts:
+        for page in fresh:
             middle.append(at)
-            at += count
-        self._page_start = head + middle + tail
+            at += sum(1 for f in page.fragments if f.story == "main")
+        self._page_start = starts[:first - 1] + middle + [s + delta for s in starts[old_last:]]
 
     def page_entries(self, number: int) -> range:
         """Entry indexes of page `number`'s body fragments."""
@@ -159,10 +164,12 @@ class TextFlow:
         return range(starts[number - 1], end)
 
     def index_of(self, frag: Fragment) -> int | None:
-        return self._index.get(id(frag))
+        where = self._where.get(id(frag))
+        return self._page_start[where[0] - 1] + where[1] if where is not None else None
 
     def block_entries(self, block_id: str) -> list[int]:
-        return self._blocks.get(block_id, [])
+        starts = self._page_start
+        return [starts[number - 1] + place for number, place in self._blocks.get(block_id, ())]
 
     def frag(self, pos: TextPos) -> Fragment:
         return self.entries[pos.index][1]
@@ -212,7 +219,7 @@ class TextFlow:
         """The position nearest to a page point (inside a line, or the closest line of the page)."""
         best = None
         for frag in page.fragments:
-            index = self._index.get(id(frag))
+            index = self.index_of(frag)
             if index is None:
                 continue
             para = frag.para
@@ -232,7 +239,7 @@ class TextFlow:
     def char_at(self, page: Page, point: QPointF) -> TextPos | None:
         """The character drawn under a page point (its offset), or None off the body text."""
         for frag in page.fragments:
-            index = self._index.get(id(frag))
+            index = self.index_of(frag)
             if index is None or not frag.rect.contains(point):
                 continue
             para = frag.para

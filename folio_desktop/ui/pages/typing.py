@@ -25,6 +25,7 @@ from ...docx.editing.operation_targets import pending_deletion
 from ...docx.model import graphemes
 from ...docx.model.textkit import index_to_utf16, text_hash
 from ...docx.package.ooxml import W_NS
+from ...docx.reading.splice import spliced
 from ..review_actions import BURST_PAUSE_S, EditRefused
 from .selection import Mark
 
@@ -322,6 +323,14 @@ class PageEditor(QObject):
             gc.collect()
             gc.freeze()
 
+    def freeze_survivors(self) -> None:
+        """Once typing pauses (and what it changed is laid out and in the panels): move what survived it
+        out of the collector's way too, as _freeze does for the document, so that the objects made by
+        relayouts do not pile up into a full collection that stalls a later keystroke. Typing makes no
+        reference cycles (reading.splice, text_boxes), so nothing freezes that would need collecting."""
+        if self._frozen is not None:
+            gc.freeze()
+
     def _caret(self) -> Mark | None:
         view = self.view
         if getattr(view, "markup_view", "all") == "original":
@@ -345,6 +354,34 @@ class PageEditor(QObject):
         following = snapshot.blocks[index + 1] if index + 1 < len(snapshot.blocks) else None
         return Mark(following.id if following is not None else block_id, 0, False)
 
+    def _splicing(self, apply, region: list[str]):
+        """`apply` (ReviewActions' batch runner) keeping the body's snapshot: a keystroke changes only the
+        sibling paragraphs of its region and those it makes beside them (ReviewActions.keystroke), so
+        after a batch that dropped the snapshot (a paragraph split or joined) only that stretch of the
+        body is read again (reading.splice), not all of it: Enter on page 300 costs what it does on page 3."""
+        reviewer = self.view.reviewer
+        doc = reviewer.document
+        snapshot = reviewer.snapshot()
+        paragraphs = [p for block_id in region if (block := snapshot.block(block_id)) is not None
+                      for p in block.paragraphs]
+        parent = paragraphs[0].getparent() if paragraphs else None
+        if parent is None or any(p.getparent() is not parent for p in paragraphs):
+            return apply
+        places = [parent.index(p) for p in paragraphs]
+        span = [min(places), max(places) - min(places) + 1]  # the stretch of parent's children: start, count
+
+        def run(ops: list[dict]) -> dict:
+            before, version, length = reviewer.snapshot(), doc.version, len(parent)
+            stories = doc.story_snapshots()  # the notes, headers and footers: a keystroke leaves them as they are
+            result = apply(ops)
+            count = span[1] + len(parent) - length
+            if doc.version == version + 1 and not doc.snapshot_is_read:
+                doc.adopt_snapshot(spliced(doc, before, parent, span[0], span[1], count), stories)
+            span[1] = count
+            return result
+
+        return run
+
     def _run(self, label: str, region: list[str], script, kind: str | None) -> bool:
         actions = self._actions()
         if actions is None:
@@ -353,7 +390,8 @@ class PageEditor(QObject):
         now = time.monotonic()
         burst = kind is not None and view.selection.caret_mark() == self._expected and now - self._last <= BURST_PAUSE_S
         try:
-            target = actions.keystroke(label, script, region, kind=kind, burst=burst)
+            target = actions.keystroke(label, lambda apply: script(self._splicing(apply, region)), region,
+                                       kind=kind, burst=burst)
         except EditRefused as exc:
             self.notice.emit(f"The edit was not made. {exc.message}")
             self._expected = None

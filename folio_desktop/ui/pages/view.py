@@ -14,8 +14,9 @@ event to `input`.
 from __future__ import annotations
 
 import math
+import time
 
-from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea
 
@@ -27,7 +28,7 @@ from .input import PageInput, owns_keyboard
 from .marks import ReviewIndex, display_offset
 from .painter import CANVAS, Overlay, paint_focus_frame, paint_page
 from .progressive import ProgressiveLayout
-from .quick_relayout import relayout_blocks
+from .quick_relayout import Relayout
 from .selection import PageSelection
 from .text_flow import TextFlow, range_rects
 
@@ -36,6 +37,7 @@ MIN_ZOOM, MAX_ZOOM = ZOOM_STEPS[0], ZOOM_STEPS[-1]
 MIN_FIT_ZOOM = 0.1  # fit page in a small window may go below the 50% step
 WHEEL_STEP = 120.0  # screen px per wheel notch
 SCROLL_MS = 160
+RELAYOUT_SLICE_S = 0.012  # an edit's relayout goes on past the pages on screen in slices this long
 
 
 class PageView(QAbstractScrollArea):
@@ -51,13 +53,20 @@ class PageView(QAbstractScrollArea):
     selectionChanged = Signal()
     editingNotice = Signal(str)  # a sentence for the lawyer: where typing does not work, and why
     pagesRelaidOut = Signal(int, int)  # first and last page an edit laid out again
+    firstPagePainted = Signal()  # a document's first page is on screen (emitted once per document shown)
 
     editor = None  # a PageEditor when the pages can be typed in (it sets itself here)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.pages: list[Page] = []
-        self.document_layout: DocumentLayout | None = None  # set when layout has finished
+        self._document_layout: DocumentLayout | None = None  # set when layout has finished
+        self._relayout: Relayout | None = None  # an edit's relayout still going on past the pages on screen
+        self._first_paint_due = False  # firstPagePainted is still to come for the document shown
+        self._relayout_timer = QTimer(self)
+        self._relayout_timer.setSingleShot(True)
+        self._relayout_timer.setInterval(0)
+        self._relayout_timer.timeout.connect(self._relayout_slice)
         self.reviewer = None
         self.painted_pages: list[int] = []  # page numbers painted by the last paint event
         self.smooth_scrolling = True
@@ -93,6 +102,8 @@ class PageView(QAbstractScrollArea):
     def set_document(self, reviewer) -> None:
         """Show a DocxReviewer's document; pages appear as they are laid out (layoutProgress, then
         layoutFinished)."""
+        if reviewer is not self.reviewer:
+            self._first_paint_due = True
         self._reset()
         self.marks = self._index(reviewer, self._view)
         self.reviewer = reviewer
@@ -100,6 +111,7 @@ class PageView(QAbstractScrollArea):
 
     def set_layout(self, layout: DocumentLayout, reviewer=None) -> None:
         """Show a layout computed elsewhere (reviewer: for mapping clicks to changes and comments)."""
+        self._first_paint_due = True
         self._reset()
         self.marks = self._index(reviewer, layout.view)
         self.reviewer = reviewer
@@ -113,35 +125,96 @@ class PageView(QAbstractScrollArea):
             self.set_document(self.reviewer)
             self._restore_scroll = value
 
+    @property
+    def document_layout(self) -> DocumentLayout | None:
+        """The finished layout (None while a document is first laid out). An edit's relayout still
+        going on past the pages on screen is finished first: what callers read is exact."""
+        if self._relayout is not None:
+            self._advance_relayout()
+        return self._document_layout
+
+    @property
+    def is_laid_out(self) -> bool:
+        """Has the document been laid out (an edit's relayout may still be going on)?"""
+        return self._document_layout is not None
+
+    @property
+    def relayout_pending(self) -> bool:
+        """Is an edit's relayout still going on (the pages past the ones on screen may be stale)?"""
+        return self._relayout is not None
+
     def relayout_blocks(self, block_ids) -> None:
         """After an edit of these blocks: lay out again only the pages it reaches (quick_relayout)
         and show them, keeping zoom, scroll position, caret and selection (by their place in the
-        text). Without a finished layout, or with no blocks named, the whole document."""
-        layout = self.document_layout
+        text). The pages on screen are laid out at once; when the edit moved the pages after them
+        too, those follow in slices while the event loop idles (painting one first finishes it).
+        Without a finished layout, or with no blocks named, the whole document."""
+        layout = self._document_layout
         if layout is None or not block_ids or self.reviewer is None:
             self.relayout()
             return
+        trusted = None
+        if self._relayout is not None:  # a newer edit: it goes on from where the last one stands
+            trusted = self._relayout.done
+            self._relayout.close()
+            self._relayout = None
+        self.marks = self._index(self.reviewer, layout.view)
+        self._relayout = Relayout(layout, set(block_ids), trusted)
+        self._advance_relayout(self._last_visible_page() + 2)
+
+    def _last_visible_page(self) -> int:
+        top = self.verticalScrollBar().value()
+        shown = self._strip.visible(top, top + self.viewport().height())
+        return shown[-1] + 1 if shown else 1
+
+    def _advance_relayout(self, until_page: int | None = None, deadline: float | None = None) -> None:
+        """Take the edit's relayout on (to its end, past `until_page`, or to `deadline`) and show the
+        pages it made, keeping caret and selection by their place in the text."""
+        relayout = self._relayout
         selection = self.selection
         caret, anchor = selection.caret_mark(), selection.anchor_mark()
-        old_count = len(self.pages)
-        first, last = relayout_blocks(layout, set(block_ids))
-        self.pages = list(layout.pages)
-        old_last = last if len(self.pages) == old_count else old_count
-        self.marks = self._index(self.reviewer, layout.view)
-        self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
-        if self.flow.entries and first <= old_count:
-            self.flow.replace_pages(self.pages, first, last, old_last)
+        before = self.pages
+        if relayout.advance(until_page, deadline):
+            self._relayout = None
+            if self.editor is not None:  # the new pages live on: out of the collector's way (PageEditor)
+                self.editor.freeze_survivors()
+        else:
+            self._relayout_timer.start()
+        after = list(relayout.layout.pages)
+        head, most = 0, min(len(before), len(after))
+        while head < most and before[head] is after[head]:
+            head += 1
+        tail = 0
+        if len(before) == len(after):
+            while tail < most - head and before[-1 - tail] is after[-1 - tail]:
+                tail += 1
+        first, last, old_last = head + 1, len(after) - tail, len(before) - tail
+        self.pages = after
+        if len(after) == len(before):
+            self._strip.splice(head, old_last, [(self._sheet_width(p), p.height) for p in after[head:last]])
+        else:
+            self._strip.set_sizes([(self._sheet_width(p), p.height) for p in after])
+        if self.flow.entries and first <= len(before) + 1:
+            self.flow.replace_pages(after, first, last, old_last)
         else:
             self.flow = TextFlow()
-            for page in self.pages:
+            for page in after:
                 self.flow.add_page(page)
         selection.anchor = selection.caret = None
         here = selection.unmark(caret)
         if here is not None:  # a caret whose block went leaves no anchor behind either (painting needs both)
             selection.anchor, selection.caret = selection.unmark(anchor) or here, here
         self._update_scrollbars()
-        self.viewport().update()
-        self.pagesRelaidOut.emit(first, last)
+        top = self.verticalScrollBar().value()
+        shown = self._strip.visible(top, top + self.viewport().height())
+        if len(after) != len(before) or (shown and first <= shown[-1] + 1 and last >= shown[0] + 1):
+            self.viewport().update()  # (pages laid out past the screen change nothing on it)
+        if first <= last:
+            self.pagesRelaidOut.emit(first, last)
+
+    def _relayout_slice(self) -> None:
+        if self._relayout is not None:
+            self._advance_relayout(deadline=time.perf_counter() + RELAYOUT_SLICE_S)
 
     def _index(self, reviewer, view: str) -> ReviewIndex:
         """A fresh index of changes and comments; the thread picked (and a reply being typed) stays
@@ -185,8 +258,11 @@ class PageView(QAbstractScrollArea):
 
     def _reset(self) -> None:
         self._runner.cancel()
+        if self._relayout is not None:
+            self._relayout.close()
+            self._relayout = None
         self.pages = []
-        self.document_layout = None
+        self._document_layout = None
         self._strip.clear()
         self.flow = TextFlow()
         self.selection.anchor = self.selection.caret = None
@@ -233,7 +309,7 @@ class PageView(QAbstractScrollArea):
                 self.selection.anchor = self.selection.caret = None
             self._update_scrollbars()
             self.viewport().update()
-        self.document_layout = layout
+        self._document_layout = layout
         self._pending_scroll = self._restore_scroll = self._restore_page = None
         self.layoutFinished.emit(len(self.pages))
 
@@ -247,7 +323,7 @@ class PageView(QAbstractScrollArea):
         numbers at once; the pages laid out so far are kept, not redone."""
         while self._runner.running:
             self._runner._slice()  # emits pagesReady / finished exactly as the timer-driven slices do
-        return self.document_layout
+        return self.document_layout  # (an edit's relayout still going on is finished too)
 
     # -- geometry ---------------------------------------------------------------------------------
 
@@ -489,6 +565,8 @@ class PageView(QAbstractScrollArea):
 
 
     def paintEvent(self, event) -> None:  # noqa: N802
+        if self._relayout is not None and self._last_visible_page() > self._relayout.done:
+            self._advance_relayout(self._last_visible_page())  # a stale page is never painted
         painter = QPainter(self.viewport())
         area = QRectF(event.rect())
         painted = []
@@ -506,6 +584,9 @@ class PageView(QAbstractScrollArea):
         finally:
             painter.end()
             self.painted_pages = painted
+        if painted and self._first_paint_due:
+            self._first_paint_due = False
+            QTimer.singleShot(0, self.firstPagePainted.emit)  # after this paint, not inside it
 
     def render_page(self, number: int, zoom: float = 1.0) -> QImage:
         """Page `number` painted exactly as the view paints it, into an image at `zoom`."""

@@ -149,21 +149,27 @@ class Place:
 
 
 class Places:
-    """Clause numbers of every story's blocks, read once per refresh."""
+    """Clause numbers of every story's blocks, read once per refresh (a story's when a change in it
+    first asks)."""
 
     def __init__(self, reviewer=None):
-        self._stories: dict[str, tuple[dict, list]] = {}
+        self._reviewer = reviewer
+        self._stories: dict[str, tuple[dict, list] | None] = {}
         self._after: dict[str, list] = {}
-        if reviewer is None:
-            return
-        for story in reviewer.stories():
-            snap = reviewer.document.snapshot_story(story) if story.type != "main" else reviewer.snapshot()
-            index = {b.id: i for i, b in enumerate(snap.blocks)}
-            self._stories[story.key] = (index, snap.blocks)
+
+    def _story(self, key: str) -> tuple[dict, list] | None:
+        if key not in self._stories:
+            self._stories[key] = None
+            reviewer = self._reviewer
+            story = next((s for s in reviewer.stories() if s.key == key), None) if reviewer is not None else None
+            if story is not None:
+                snap = reviewer.document.snapshot_story(story) if story.type != "main" else reviewer.snapshot()
+                self._stories[key] = ({b.id: i for i, b in enumerate(snap.blocks)}, snap.blocks)
+        return self._stories[key]
 
     def index(self, story: str, block_id: str | None) -> int | None:
-        found = self._stories.get(story)
-        return found[0].get(block_id) if found and block_id else None
+        found = self._story(story) if block_id else None
+        return found[0].get(block_id) if found else None
 
     def place(self, story: str, block_id: str | None) -> Place:
         i = self.index(story, block_id)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLa
 
 BLOCK_ROLE = Qt.UserRole
 MAX_TITLE = 100  # long "headings" (a numbered clause styled as a heading) are cut in the tree
+STEP_ITEMS = 400  # headings made or updated between two turns of the event loop (refresh_steps)
 
 
 def heading_number(block) -> str:
@@ -41,6 +42,8 @@ class OutlinePanel(QWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
         self._order: list[int] = []  # snapshot index of each heading, ascending
         self._ids: list[str] = []  # heading block ids in the same order
+        self._shape: list[tuple] | None = None  # (block id, parent's block id) of each heading, as shown
+        self._placed: dict[str, object] = {}  # heading -> the first (page, fragment) its page was read from
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Heading", "Page"])
         self.tree.setHeaderHidden(True)
@@ -66,9 +69,48 @@ class OutlinePanel(QWidget):
     def refresh(self, layout=None) -> None:
         """Read the headings again after edits; a new layout updates the page column (without one
         the last layout's pages are kept until the window passes the relaid-out one)."""
+        for _ in self.refresh_steps(layout):
+            pass
+
+    def refresh_steps(self, layout=None):
+        """refresh() as a generator that yields between slices of its work, for a caller that lets
+        the event loop run in between (typing pauses: window.commands). When the same headings are
+        there, only the titles and pages that changed are set; otherwise the tree is built anew,
+        STEP_ITEMS headings at a time, and shown at the end."""
         if layout is not None:
             self._layout = layout
-        self._rebuild(self.current_block_id())
+        keep = self.current_block_id()
+        if self.reviewer is None:
+            self._rebuild(keep)
+            return
+        entries = self.reviewer.outline()
+        yield
+        shape = [(e.block.id, e.parent.block.id if e.parent is not None else None) for e in entries]
+        if shape != self._shape or (self._layout is not None) == self.tree.isColumnHidden(1):
+            yield from self._rebuild_steps(keep, entries)
+            return
+        snapshot = self.reviewer.snapshot()
+        self._order = [snapshot.anchors[block_id].index for block_id, _parent in shape]
+        for n, entry in enumerate(entries, 1):
+            self._fill(self._items[entry.block.id], entry.block)
+            if n % STEP_ITEMS == 0:
+                yield
+
+    def _fill(self, item: QTreeWidgetItem, block) -> None:
+        """Set a heading's title and page where they changed (a page only where its first fragment did)."""
+        title = heading_title(block)
+        if item.text(0) != title:
+            item.setText(0, title)
+        tip = " ".join(filter(None, (heading_number(block), block.text)))
+        if item.toolTip(0) != tip:
+            item.setToolTip(0, tip)
+        if self._layout is not None:
+            placed = self._layout.fragments_of(block.id)
+            first = placed[0] if placed else None
+            if first is not self._placed.get(block.id, False):
+                self._placed[block.id] = first
+                page = self._layout.page_of(block.id) if first is not None else None
+                item.setText(1, str(page) if page else "")
 
     def follow(self, block_id: str | None) -> None:
         """Highlight the last heading at or before `block_id` in document order (nothing before the
@@ -94,27 +136,34 @@ class OutlinePanel(QWidget):
     # -- building -------------------------------------------------------------------------------
 
     def _rebuild(self, keep: str | None) -> None:
-        self.tree.clear()
-        self._items, self._order, self._ids = {}, [], []
-        if self.reviewer is None:
-            return
-        snapshot = self.reviewer.snapshot()
-        pages = self._layout is not None
-        self.tree.setColumnHidden(1, not pages)
-        for entry in self.reviewer.outline():
+        for _ in self._rebuild_steps(keep, self.reviewer.outline() if self.reviewer is not None else []):
+            pass
+
+    def _rebuild_steps(self, keep: str | None, entries):
+        """The tree anew: its items made STEP_ITEMS at a time (yielding in between), then shown at once."""
+        items: dict[str, QTreeWidgetItem] = {}
+        tops, order, ids = [], [], []
+        self._placed = {}
+        snapshot = self.reviewer.snapshot() if self.reviewer is not None else None
+        for n, entry in enumerate(entries, 1):
             block = entry.block
-            parent = self._items.get(entry.parent.block.id) if entry.parent is not None else None
-            item = QTreeWidgetItem(parent) if parent is not None else QTreeWidgetItem(self.tree)
-            item.setText(0, heading_title(block))
-            item.setToolTip(0, " ".join(filter(None, (heading_number(block), block.text))))
+            parent = items.get(entry.parent.block.id) if entry.parent is not None else None
+            item = QTreeWidgetItem(parent) if parent is not None else QTreeWidgetItem()
+            if parent is None:
+                tops.append(item)
             item.setData(0, BLOCK_ROLE, block.id)
-            if pages:
-                page = self._layout.page_of(block.id)
-                item.setText(1, str(page) if page else "")
-                item.setTextAlignment(1, Qt.AlignRight | Qt.AlignVCenter)
-            self._items[block.id] = item
-            self._order.append(snapshot.anchors[block.id].index)
-            self._ids.append(block.id)
+            item.setTextAlignment(1, Qt.AlignRight | Qt.AlignVCenter)
+            self._fill(item, block)
+            items[block.id] = item
+            order.append(snapshot.anchors[block.id].index)
+            ids.append(block.id)
+            if n % STEP_ITEMS == 0:
+                yield
+        self.tree.clear()
+        self.tree.setColumnHidden(1, self._layout is None)
+        self._items, self._order, self._ids = items, order, ids
+        self._shape = [(e.block.id, e.parent.block.id if e.parent is not None else None) for e in entries]
+        self.tree.addTopLevelItems(tops)
         self.tree.expandAll()
         if keep in self._items:
             self._highlight(keep)

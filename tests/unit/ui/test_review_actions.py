@@ -521,3 +521,80 @@ def test_a_keystroke_over_paragraphs_of_different_containers_is_whole_or_not_at_
         actions.keystroke("Typing", script, ["10000001", "10000002"])
     assert state(rev) == before
     assert actions.undo_stack.count() == 0
+
+
+# -- what a step keeps ----------------------------------------------------------------------------------
+
+
+def count_checkpoints(rev: DocxReviewer) -> list:
+    """Every whole-document checkpoint the reviewer takes from now on."""
+    taken: list = []
+    take = rev.checkpoint
+
+    def counted():
+        taken.append(1)
+        return take()
+
+    rev.checkpoint = counted
+    return taken
+
+
+def test_edits_comments_and_agent_turns_keep_what_they_touched_not_the_document(live):
+    rev, bridge, actions = live
+    original = state(rev)
+    taken = count_checkpoints(rev)
+    actions.edit_paragraph(CLAUSE, text_of(rev, CLAUSE).replace("60", "90"))
+    actions.insert_paragraph_after(CLAUSE, "A new clause.")
+    actions.perform("Add comment", lambda: rev.add_comment(PRODUCT, "Check this."), touched={PRODUCT})
+    for turn in range(3):  # a chat turn, and an MCP client's calls that arrive one by one
+        actions.begin_agent_turn("Review", merge_key=("mcp", 1) if turn else None)
+        claude_edits(bridge, OTHER, ["No", "There", "this"][turn], ["None", "Here", "that"][turn])
+        assert bridge.apply_document_operations({"version": 1, "operations": [
+            {"type": "commentOnBlock", "blockId": OTHER, "comment": {"text": f"Why {turn}?"}}]})["applied"]
+        actions.end_agent_turn()
+    assert taken == []  # no whole-document checkpoint: each step holds the engine's records
+    assert actions.undo_stack.count() == 5
+    final = state(rev)
+    while actions.undo_stack.canUndo():
+        actions.undo_stack.undo()
+    assert state(rev) == original
+    while actions.undo_stack.canRedo():
+        actions.undo_stack.redo()
+    assert state(rev) == final
+    assert taken == []
+    actions.accept([c.id for c in rev.get_changes()][:1])  # an accept is not recorded: the whole document
+    assert len(taken) == 1
+
+
+def test_a_turn_that_replies_and_resolves_undoes_exactly(qtbot):
+    view = PageView()
+    qtbot.addWidget(view)
+    rev = DocxReviewer.open(CORPUS / "superdoc_word_comments_replies_tracked.docx", author=LAWYER)
+    view.set_document(rev)
+    bridge = LiveBridge(rev, view, author="Claude")
+    actions = ReviewActions(rev, LAWYER)
+    before = state(rev), [(c.id, c.done, [r.text for r in c.replies]) for c in rev.get_comments()]
+    taken = count_checkpoints(rev)
+    thread = rev.get_comments()[0]
+    actions.begin_agent_turn("Answer the comments")
+    assert bridge.reply_to_comment(str(thread.id), "Done, see the new wording.")
+    assert bridge.resolve_comment(str(thread.id), True)
+    actions.end_agent_turn()
+    after = state(rev), [(c.id, c.done, [r.text for r in c.replies]) for c in rev.get_comments()]
+    assert after != before and taken == []
+    actions.undo_stack.undo()
+    assert (state(rev), [(c.id, c.done, [r.text for r in c.replies]) for c in rev.get_comments()]) == before
+    actions.undo_stack.redo()
+    assert (state(rev), [(c.id, c.done, [r.text for r in c.replies]) for c in rev.get_comments()]) == after
+
+
+def test_a_step_that_no_longer_finds_its_place_is_dropped_not_misapplied(pilot):
+    rev, actions = pilot
+    actions.insert_paragraph_after(CLAUSE, "One.\nTwo.")
+    body = rev.document.body
+    for el in [el for el in body if el.getprevious() is not None][:60]:
+        body.remove(el)  # changed beside the undo stack
+    rev.document.invalidate()
+    before = state(rev)
+    actions.undo_stack.undo()
+    assert state(rev) == before and actions.undo_stack.count() == 0

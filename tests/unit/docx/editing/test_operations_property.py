@@ -14,6 +14,7 @@ import zipfile
 import docx as python_docx
 import pytest
 from conftest import CORPUS
+from document_state import open_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -145,6 +146,7 @@ def test_random_batches_keep_every_invariant(schema, case):
     original_blocks = [b for b in rev.snapshot().blocks if b.kind != "diagnostic"]
     original_texts = [b.text for b in original_blocks]
     original_xml = {b.id: etree.tostring(b.element) for b in original_blocks}
+    original_state = open_state(rev, version=False)
     result = rev.apply_document_operations({"version": 1, "mode": mode, "operations": ops})
     applied = {a["id"] for a in result["applied"]}
     # replace ops on one block may legitimately overlap; nothing else may be refused
@@ -167,6 +169,11 @@ def test_random_batches_keep_every_invariant(schema, case):
     for b in saved.snapshot().blocks:
         if b.id in original_xml and b.id not in touched:
             assert etree.tostring(b.element) == original_xml[b.id], (b.id, ops)
+    # undo gives back exactly the document as it was
+    if result["undoHandle"] is not None:
+        assert rev.undo_document_operations(result["undoHandle"])["status"] == "undone"
+        assert open_state(rev, version=False) == original_state, ops
+        assert rev.to_bytes() == DocxReviewer.from_bytes(data).to_bytes(), ops
     expected = _expected_texts(DocxReviewer.from_bytes(data), ops, applied)
     if mode == "direct":
         assert [b.text for b in saved.snapshot().blocks if b.kind != "diagnostic"] == expected
