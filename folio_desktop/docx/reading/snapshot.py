@@ -77,7 +77,8 @@ class _Walker:
         joining: list[tuple] = []  # paragraphs read so far that run on into the next one
         # the paragraphs are told apart by an iterator over them alone, not by their tag: an element
         # keeps the tag string it was asked for, and a block keeps its paragraph (~110 bytes a block)
-        paragraphs = el.iterchildren(T_P)
+        # (el: an element, or a list of sibling elements, the stretch reading.splice reads again)
+        paragraphs = iter([c for c in el if c.tag == T_P]) if isinstance(el, list) else el.iterchildren(T_P)
         next_p = next(paragraphs, None)
         for child in el:
             if child is next_p:
