@@ -136,3 +136,17 @@ def stand_in_for(data: bytes, known: bytes | None) -> bytes:
         pass
     el = etree.Element(tag, nsmap=nsmap) if tag else etree.Element("damaged")
     return etree.tostring(el, xml_declaration=True, encoding="UTF-8", standalone=True)
+
+
+def damage_reason(error: Exception, name: str) -> str:
+    """The failed check in a few words, for the warning (the part is named there already)."""
+    text = str(error)
+    if "Bad CRC-32" in text:
+        return "its CRC-32 check failed: the bytes are not the ones that were written"
+    for prefix in (f"The part {name} is ", f"The part {name} "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    if text.startswith("damaged inside the zip ("):
+        text = "broken inside the zip: " + text[len("damaged inside the zip ("):].rstrip(".").removesuffix(")")
+    return text.rstrip(".")

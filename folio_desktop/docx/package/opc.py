@@ -1,7 +1,8 @@
-"""The OPC package: zip entries, relationships, content types, safe XML parsing, the package as bytes (files.py writes them to disk).
+"""The OPC package: zip entries, relationships, content types, the package as bytes (files.py writes them to disk;
+xml_parts.py parses a part's bytes safely).
 
 Every .docx is hostile until proven otherwise. This module is the only place that touches the zip
-and the only place that turns part bytes into lxml trees, so the limits (limits.py) hold everywhere.
+and the only caller of xml_parts, which turns part bytes into lxml trees, so the limits (limits.py) hold everywhere.
 
 Every entry is checked at open, once, in stored order: its declared sizes against the limits before
 a byte is inflated, then inflated in 1 MiB chunks under a running cap (a header that understates the
@@ -37,12 +38,14 @@ from .damage import (
     KEEP,
     REBUILD,
     DamagedPart,
+    damage_reason,
     essential_parts,
     kind_of,
     stand_in_for,
 )
 from .limits import Markup, PartScan
 from .strict import to_transitional
+from .xml_parts import parse_xml, parse_xml_chunks, serialize_xml
 
 HOLD_BYTES = 4 * 1024 * 1024  # an XML part up to this size is parsed from its bytes; a larger one is inflated again
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError)
@@ -63,64 +66,7 @@ MAIN_CONTENT_TYPES = (
     "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
 )
 
-_PARSER = etree.XMLParser(
-    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
-)
 _BOOKKEEPING = ("[content_types].xml",)
-
-
-def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-                           huge_tree=False)
-
-
-def _dtd_refused(part_name: str) -> CorruptDocxError:
-    return CorruptDocxError(
-        f"The part {part_name} declares a DTD, which Word documents never do; it was refused as unsafe.", part_name)
-
-
-def parse_xml(data: bytes, part_name: str) -> etree._Element:
-    """Parse one part's XML safely; refuse DTDs; raise CorruptDocxError naming the part."""
-    return parse_xml_chunks((data,), part_name, whole=True)
-
-
-def parse_xml_chunks(chunks, part_name: str, whole: bool = False) -> etree._Element:
-    """parse_xml over a part's bytes in chunks (fed to the parser as they come, never joined);
-    `whole`: the one chunk is the whole part."""
-    first = True
-    try:
-        if whole:
-            (data,) = chunks
-            if _declares_dtd(data):
-                raise _dtd_refused(part_name)
-            root = etree.fromstring(data, _PARSER)
-        else:
-            parser = _parser()
-            for chunk in chunks:
-                if first and _declares_dtd(chunk):
-                    raise _dtd_refused(part_name)
-                first = False
-                parser.feed(chunk)
-            root = parser.close()
-    except etree.XMLSyntaxError as exc:
-        raise CorruptDocxError(f"The part {part_name} is not well-formed XML ({exc}).", part_name) from None
-    except ValueError as exc:  # e.g. unsupported encoding declarations
-        raise CorruptDocxError(f"The part {part_name} could not be decoded ({exc}).", part_name) from None
-    docinfo = root.getroottree().docinfo
-    if docinfo.doctype or docinfo.internalDTD is not None:
-        raise _dtd_refused(part_name)
-    return root
-
-
-def _declares_dtd(data: bytes) -> bool:
-    """A DOCTYPE can only stand before the root element, so the prologue is all we look at."""
-    head = data[:8192]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:2] in (b"<\x00", b"\x00<"):
-        try:
-            head = head.decode("utf-16").encode("utf-8", "replace")
-        except UnicodeDecodeError:
-            return False
-    return b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper()
 
 
 def _keeps_tree(name: str, content_type: str) -> bool:
@@ -136,24 +82,6 @@ def _is_xml(name: str, content_type: str) -> bool:
     if content_type:
         return content_type.endswith("xml")
     return name.lower().endswith((".xml", ".rels"))
-
-
-def _reason(error: CorruptDocxError, name: str) -> str:
-    """The failed check in a few words, for the warning (the part is named there already)."""
-    text = str(error)
-    if "Bad CRC-32" in text:
-        return "its CRC-32 check failed: the bytes are not the ones that were written"
-    for prefix in (f"The part {name} is ", f"The part {name} "):
-        if text.startswith(prefix):
-            text = text[len(prefix):]
-            break
-    if text.startswith("damaged inside the zip ("):
-        text = "broken inside the zip: " + text[len("damaged inside the zip ("):].rstrip(".").removesuffix(")")
-    return text.rstrip(".")
-
-
-def serialize_xml(root: etree._Element) -> bytes:
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
 @dataclass(frozen=True)
@@ -309,7 +237,7 @@ class Package:
             label, known = kind_of(self._readable_rels, main, name)
             salvage = self._salvage(self._by_lower[name.lower()])
             stand_in = stand_in_for(salvage, known) if name in xml_names else None
-            self.damaged[name] = DamagedPart(name, label, _reason(error, name), salvage, stand_in)
+            self.damaged[name] = DamagedPart(name, label, damage_reason(error, name), salvage, stand_in)
             if stand_in is not None:
                 self._raw[name] = stand_in
                 self._trees[name] = parse_xml(stand_in, name)
