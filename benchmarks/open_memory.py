@@ -183,24 +183,13 @@ def _reader(name: str):
 
         return read
     import docx
-    from docx.table import Table
 
     if name == "python-docx":  # every body paragraph's text (as open_scaling.py)
         return lambda path: sum(1 for p in docx.Document(path).paragraphs if p.text is not None)
 
-    def texts(container):  # python-docx-full: table cells too (as open_read.py)
-        for item in container.iter_inner_content():
-            if isinstance(item, Table):
-                seen = set()
-                for row in item.rows:
-                    for cell in row.cells:
-                        if cell._tc not in seen:
-                            seen.add(cell._tc)
-                            yield from texts(cell)
-            else:
-                yield item.text
+    from open_read import _reader_python_docx  # python-docx-full: table cells too
 
-    return lambda path: sum(1 for _ in texts(docx.Document(path)))
+    return _reader_python_docx()
 
 
 def peak_rss_mb() -> float:

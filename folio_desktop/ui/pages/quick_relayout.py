@@ -138,13 +138,7 @@ class Relayout:
         """Make `pages` the layout's, indexing those that are not the very objects it had."""
         layout = self.layout
         before = layout.pages
-        head, most = 0, min(len(before), len(pages))
-        while head < most and before[head] is pages[head]:
-            head += 1
-        tail = 0
-        if len(before) == len(pages):
-            while tail < most - head and before[-1 - tail] is pages[-1 - tail]:
-                tail += 1
+        head, tail = same_ends(before, pages)
         end = max(len(pages), len(before)) - tail
         if head < end:
             _reindex(layout, before, head + 1, end, pages)
@@ -153,6 +147,19 @@ class Relayout:
         if final:
             self.finished = True
             self.last = max(self.last, self.first - 1)
+
+
+def same_ends(before: list, after: list) -> tuple[int, int]:
+    """How many pages at the start, and (when the count is the same) at the end, are the very same
+    objects in both lists: what a relayout left as it was."""
+    head, most = 0, min(len(before), len(after))
+    while head < most and before[head] is after[head]:
+        head += 1
+    tail = 0
+    if len(before) == len(after):
+        while tail < most - head and before[-1 - tail] is after[-1 - tail]:
+            tail += 1
+    return head, tail
 
 
 def _reindex(layout: DocumentLayout, old_pages, first: int, last: int, pages) -> None:

@@ -28,7 +28,7 @@ from .input import PageInput, owns_keyboard
 from .marks import ReviewIndex, display_offset
 from .painter import CANVAS, Overlay, paint_focus_frame, paint_page
 from .progressive import ProgressiveLayout
-from .quick_relayout import Relayout
+from .quick_relayout import Relayout, same_ends
 from .selection import PageSelection
 from .text_flow import TextFlow, range_rects
 
@@ -181,13 +181,7 @@ class PageView(QAbstractScrollArea):
         else:
             self._relayout_timer.start()
         after = list(relayout.layout.pages)
-        head, most = 0, min(len(before), len(after))
-        while head < most and before[head] is after[head]:
-            head += 1
-        tail = 0
-        if len(before) == len(after):
-            while tail < most - head and before[-1 - tail] is after[-1 - tail]:
-                tail += 1
+        head, tail = same_ends(before, after)
         first, last, old_last = head + 1, len(after) - tail, len(before) - tail
         self.pages = after
         if len(after) == len(before):
