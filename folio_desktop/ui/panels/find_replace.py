@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QDialog,
     QGridLayout,
@@ -103,6 +104,10 @@ class FindReplaceDialog(QDialog):
     def find_next(self) -> bool:
         """Select the next occurrence after the caret (or the selection) in the pages, from the top
         again after the last one."""
+        return self._find_next()
+
+    def _find_next(self, done: str = "") -> bool:
+        """find_next, saying `done` (what was just done) first."""
         view, reviewer, _actions = self.source()
         search = self.search
         if reviewer is None or not self._has_query(search):
@@ -110,13 +115,14 @@ class FindReplaceDialog(QDialog):
         hits = search.hits(reviewer)
         self._show_hits(view, hits)
         if not hits:
-            self._say(self._not_found(search, reviewer))
+            self._say(f"{done} {self._not_found(search, reviewer)}".strip())
             return False
-        index = self._next_index(view, reviewer, hits)
+        index, wrapped = self._next_index(view, reviewer, hits)
         block, start, end, _range = hits[index]
         if view.scroll_to_block(block.id, start):
             view.selection.select_range(block.id, start, end)
-        self._say(f"Occurrence {index + 1} of {len(hits)}.")
+        again = " (from the top of the document again)" if wrapped else ""
+        self._say(f"{done} Occurrence {index + 1} of {len(hits)}{again}.".strip())
         return True
 
     def replace(self) -> bool:
@@ -140,8 +146,7 @@ class FindReplaceDialog(QDialog):
             return False
         self.replaced.emit({"action": "replace", "blockId": block.id, "find": search.query, "replace": replacement})
         view.selection.place_caret(Mark(block.id, start + len(cased(replacement, current_text, search.match_case))))
-        if not self.find_next():
-            self._say(f"Replaced the last occurrence of “{_clip(search.query)}”.")
+        self._find_next("Replaced 1 occurrence.")
         return True
 
     def replace_all(self):
@@ -152,8 +157,12 @@ class FindReplaceDialog(QDialog):
             return None
         replacement = self.replace_field.text()
         struck = search.struck(reviewer)  # before the replacements strike through text of their own
-        outcome = replace_hits(actions, search.hits(reviewer), replacement, f"Replace All “{_clip(search.query)}”",
-                               search.match_case)
+        QApplication.setOverrideCursor(Qt.WaitCursor)  # a thousand occurrences take a few seconds
+        try:
+            outcome = replace_hits(actions, search.hits(reviewer), replacement,
+                                   f"Replace All “{_clip(search.query)}”", search.match_case)
+        finally:
+            QApplication.restoreOverrideCursor()
         outcome.struck = struck
         if outcome.made:
             self.replaced.emit({"action": "replace_all", "find": search.query, "replace": replacement,
@@ -164,21 +173,21 @@ class FindReplaceDialog(QDialog):
 
     # -- the pages --------------------------------------------------------------------------------
 
-    def _next_index(self, view, reviewer, hits: list[tuple]) -> int:
-        """The first hit at or after the end of the selection (the caret without one), else the first."""
+    def _next_index(self, view, reviewer, hits: list[tuple]) -> tuple[int, bool]:
+        """The first hit at or after the end of the selection (the caret without one), else the first
+        (and True: the search went round from the top)."""
         marks = view.selection.selection_marks()
         place = marks[1] if marks is not None else view.selection.caret_mark()
-        if place is None:
-            return 0
         anchors = reviewer.snapshot().anchors
-        if place.block_id not in anchors:
-            return 0
+        if place is None or place.block_id not in anchors:
+            return 0, False
 
         def order(block_id: str, offset: int) -> tuple[int, int]:
             return (anchors[block_id].index if block_id in anchors else -1, offset)
 
         here = order(place.block_id, place.offset)
-        return next((i for i, (block, start, _e, _r) in enumerate(hits) if order(block.id, start) >= here), 0)
+        index = next((i for i, (block, start, _e, _r) in enumerate(hits) if order(block.id, start) >= here), None)
+        return (0, True) if index is None else (index, False)
 
     def _selected_hit(self, view, hits: list[tuple]):
         marks = view.selection.selection_marks()

@@ -95,9 +95,11 @@ def test_ctrl_h_opens_it_with_the_keyboard_in_find_what_and_tab_goes_to_replace_
     assert focused() is dialog.replace_field
     key(qtbot, Qt.Key_N, ALT)
     assert focused() is dialog.find_field
+    assert window.view._highlights  # the occurrences are marked in the pages while it is open
     key(qtbot, Qt.Key_Escape)
     assert not dialog.isVisible()
-    assert window.view._highlights == {}  # the occurrences are no longer marked in the pages
+    assert window.view._highlights == {}
+    qtbot.waitUntil(lambda: focused() is window.view, timeout=2_000)  # the keyboard back in the pages
 
     # words selected in the pages are what Find what holds next time
     block = next(b for b in window.reviewer.snapshot().blocks if "Provider Feedback" in b.text)
@@ -179,7 +181,17 @@ def test_find_next_selects_the_next_occurrence_and_replace_replaces_it_and_moves
     remaining = [(b.id, s, e) for b, s, e, _r in dialog.search.hits(reviewer)]
     assert view.selection.selection_block_range() == remaining[1]  # the one after the replaced one
     assert len(remaining) == len(hits) - 1
+    assert dialog.status.text() == f"Replaced 1 occurrence. Occurrence 2 of {len(remaining)}."
     assert window.undo_action.text() == "&Undo Replace “Pilot”"
+
+    # Enter in Find what finds the next one too; after the last, the search goes round from the top
+    last = remaining[-1]
+    assert view.selection.select_range(*last)
+    dialog.find_field.setFocus()
+    key(qtbot, Qt.Key_Return)
+    assert dialog.isVisible()
+    assert view.selection.selection_block_range() == remaining[0]
+    assert dialog.status.text() == f"Occurrence 1 of {len(remaining)} (from the top of the document again)."
 
     # with nothing of it selected, Replace first finds one (as Word does)
     view.selection.clear_selection()
