@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..pages.selection import Mark
-from .replace_text import Search, cased, occurrences, replace_hits, replaced_message
+from .replace_text import Search, cased, clause, occurrences, replace_hits, replaced_message
 
 
 class FindReplaceDialog(QDialog):
@@ -141,8 +141,10 @@ class FindReplaceDialog(QDialog):
         replacement = self.replace_field.text()
         outcome = replace_hits(actions, [current], replacement, f"Replace “{_clip(search.query)}”",
                                search.match_case)
+        if outcome.unchanged:  # it already reads so: on to the next one
+            return self._find_next(f"That one already reads “{replacement}”.")
         if not outcome.made:
-            self._say(f"That occurrence was not replaced: {next(iter(outcome.refused), 'it already reads so')}.")
+            self._say(f"That occurrence was not replaced: {clause(next(iter(outcome.refused), 'nothing changed'))}.")
             return False
         self.replaced.emit({"action": "replace", "blockId": block.id, "find": search.query, "replace": replacement})
         view.selection.place_caret(Mark(block.id, start + len(cased(replacement, current_text, search.match_case))))

@@ -30,10 +30,11 @@ def occurrences(count: int) -> str:
 
 @dataclass
 class Replaced:
-    """What a replacement did: how many it made, how many the engine refused (by the lawyer's reason),
-    and how many stand in text already struck through and were left alone."""
+    """What a replacement did: how many it made, how many already read so, how many the engine refused
+    (by the lawyer's reason), and how many stand in text already struck through and were left alone."""
 
     made: int = 0
+    unchanged: int = 0  # occurrences that already read as the replacement would make them
     refused: dict[str, int] = field(default_factory=dict)
     struck: int = 0
     blocks: set[str] = field(default_factory=set)
@@ -68,6 +69,13 @@ class Search:
                    for _span in iter_matches(pattern, change.text, self.whole_word))
 
 
+def clause(sentence: str) -> str:
+    """A sentence said after a colon: its first letter in lower case (not an initialism's) and no full stop."""
+    if sentence[1:2].islower():
+        sentence = sentence[:1].lower() + sentence[1:]
+    return sentence.rstrip(".")
+
+
 def cased(replacement: str, found: str, match_case: bool) -> str:
     """The replacement as Word writes it: without Match case, a replacement typed all in lower case
     takes the case of the text it replaces ("pilot" found as "PILOT" or "Pilot" becomes "TRIAL" or
@@ -85,12 +93,14 @@ def replace_hits(actions, hits: list[tuple], replacement: str, label: str, match
     under its author. A hit that already reads so is left out; the engine may refuse some (a footnote
     marker inside, hidden text...): the rest are made all the same."""
     ops = []
+    outcome = Replaced()
     for block, start, end, rng in hits:
         found = block.text[start:end]
         text = cased(replacement, found, match_case)
-        if text != found:
+        if text == found:
+            outcome.unchanged += 1
+        else:
             ops.append({"type": "replaceRange", "id": f"replace-{len(ops) + 1}", "replace": text, "range": rng})
-    outcome = Replaced()
     if not ops:
         return outcome
     batch = {"version": 1, "mode": actions.mode, "operations": ops}
@@ -126,10 +136,13 @@ def replaced_message(search: Search, replacement: str, outcome: Replaced, tracke
         text = f"Replaced {occurrences(outcome.made)} of {quoted} with “{replacement}”, {how}."
     elif outcome.refused_count or outcome.struck:
         text = f"No occurrence of {quoted} was replaced."
+    elif outcome.unchanged:
+        verb = "reads" if outcome.unchanged == 1 else "read"
+        return f"Nothing to replace: {occurrences(outcome.unchanged)} of {quoted} already {verb} “{replacement}”."
     else:
         return f"No occurrences of {quoted}."
     if outcome.refused_count:
-        reasons = "; ".join(reason.rstrip(".") for reason in outcome.refused)
+        reasons = "; ".join(clause(reason) for reason in outcome.refused)
         text += f" {occurrences(outcome.refused_count)} could not be replaced: {reasons}."
     if outcome.struck == 1:
         text += " 1 occurrence in text already deleted (struck through) is left as it is."

@@ -214,6 +214,13 @@ def test_match_case_and_whole_words_decide_what_is_replaced(qtbot, window):
     window.undo_action.trigger()
     assert texts(reviewer) == original
 
+    # what already reads as the replacement is left alone, and said so
+    dialog.replace_field.setText("pilot")
+    version = reviewer.document.version
+    alt(qtbot, dialog, "A")
+    assert dialog.status.text() == "Nothing to replace: 4 occurrences of “pilot” already read “pilot”."
+    assert reviewer.document.version == version
+
     # whole words: "use" but not "because" or "user"
     dialog.find_field.setFocus()
     dialog.find_field.selectAll()
@@ -305,3 +312,20 @@ def test_counts_agree_in_number_and_case_follows_the_found_text():
     assert cased("trial", "pilot", False) == "trial"
     assert cased("Trial", "pilot", False) == "Trial"  # typed with a capital: as typed
     assert cased("trial", "Pilot", True) == "trial"  # Match case: as typed
+
+
+def test_what_the_engine_refuses_is_said_in_the_lawyers_words_and_changes_nothing(qtbot, tmp_path):
+    window = review_window(qtbot, tmp_path, CORPUS / "unusual" / "poi_document_protection_readonly.docx")
+    reviewer = window.reviewer
+    before, steps = body(reviewer), window.review_actions.undo_stack.count()
+    dialog = open_replace(qtbot, window)
+    fill(qtbot, dialog, "senza", "without")
+    alt(qtbot, dialog, "A")
+    assert dialog.status.text() == ("No occurrence of “senza” was replaced. 1 occurrence could not be replaced: the "
+                                    "document is protected against editing; remove the protection in Word first.")
+    alt(qtbot, dialog, "R")  # selects it
+    assert window.view.selection.selection_text() == "senza"
+    alt(qtbot, dialog, "R")
+    assert dialog.status.text() == ("That occurrence was not replaced: the document is protected against editing; "
+                                    "remove the protection in Word first.")
+    assert body(reviewer) == before and window.review_actions.undo_stack.count() == steps
