@@ -45,7 +45,7 @@ EDIT = [
     ("find_next_action", "Find &Next", "commands.find_next", "F3", None),
     ("find_previous_action", "Find Pre&vious", "commands.find_previous", QKeySequence.FindPrevious, None),
     # Ctrl+H spelled out: Qt's standard Replace key is bound to nothing on Linux
-    ("replace_action", "&Replace…", "commands.show_replace", "Ctrl+H",
+    ("replace_action", "Re&place…", "commands.show_replace", "Ctrl+H",
      "Find text and replace it, as tracked changes under your name"),
     ("go_to_page_action", "&Go to page…", "commands.go_to_page_dialog", "Ctrl+G", "Go to a page by its number"),
     "-",

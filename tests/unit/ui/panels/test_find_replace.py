@@ -83,6 +83,11 @@ def saved(qtbot, window, tmp_path) -> DocxReviewer:
 def test_ctrl_h_opens_it_with_the_keyboard_in_find_what_and_tab_goes_to_replace_with(qtbot, window):
     # bound as Ctrl+H itself: Qt's standard Replace key is bound to nothing on Linux desktops
     assert QKeySequence("Ctrl+H") in window.replace_action.shortcuts()
+    # Edit > Replace… (Alt+E, P): an access key no other item of the menu has
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    assert window.replace_action in edit.actions() and window.replace_action.text() == "Re&place…"
+    access = [a.text().lower().split("&")[1][0] for a in edit.actions() if "&" in a.text()]
+    assert access.count("p") == 1
     dialog = open_replace(qtbot, window)
     assert focused() is dialog.find_field
     qtbot.keyClicks(dialog.find_field, "Pilot")
