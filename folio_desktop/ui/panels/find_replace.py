@@ -225,7 +225,7 @@ class FindReplaceDialog(QDialog):
         self.status.setText(text)
         self.message.emit(text)
 
-    def done(self, result: int) -> None:  # noqa: D401 - Qt override: Escape, Close, the title bar
+    def done(self, result: int) -> None:  # Qt override: Escape, Close, the title bar
         """Closing: the highlights go and the keyboard goes back to the pages."""
         view, _reviewer, _actions = self.source()
         super().done(result)
