@@ -11,6 +11,8 @@ The state file is rewritten (atomically) every 100 ms once the pages are laid ou
   word        the screen point in the middle of "word" in the first paragraph
   reply       the screen point of the Reply button of the first thread's balloon
   selection   the selected (block id, start, end) in the pages, or null
+  field       the object name of the widget that holds the keyboard ("findWhat" in Find and Replace)
+  status      the message the status bar shows
   keys        how many keys (modifiers aside) the app has received, a shortcut's too: after a key,
               wait for this to grow before reading what the key did
   version, saves, replies
@@ -119,6 +121,8 @@ def state(window, keys: KeyCounter) -> dict:
         "active": QApplication.activeWindow() is window,
         "title": window.windowTitle(),
         "focus": focus_name(window),
+        "field": focus.objectName() if (focus := QApplication.focusWidget()) is not None else None,
+        "status": window.statusBar().currentMessage(),
         "word": word_point(view),
         "reply": reply_point(view, threads[0].id) if threads else None,
         "selection": view.selection.selection_block_range(),

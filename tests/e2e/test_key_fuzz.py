@@ -53,8 +53,7 @@ FUNCTION_KEYS = tuple(getattr(Qt, f"Key_F{n}") for n in range(1, 13))
 # window commands that change the document by design, from anywhere in the window
 DOCUMENT_COMMANDS = ("undo_action", "redo_action", "accept_action", "reject_action", "accept_next_action",
                      "reject_next_action", "track_changes_action")
-PAGE_COMMANDS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",
-                 "replace_selection_action")
+PAGE_COMMANDS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action")
 
 
 # -- the keys -----------------------------------------------------------------------------------------

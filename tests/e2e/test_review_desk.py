@@ -322,14 +322,22 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     assert any(c.type == "deletion" and c.block_id == doomed.id and c.author == LAWYER
                for c in reviewer.get_changes())
 
-    # Replace selection (Ctrl+H): a word selected in the pages
+    # Find and Replace (Ctrl+H) on words selected in the pages: Find what holds them, Alt+R replaces them
     target = block_containing(window, "Common Paper")
     start = target.text.index("Common Paper")
     assert window.view.selection.select_range(target.id, start, start + len("Common Paper"))
     assert window.view.selection.selection_text() == "Common Paper"
-    on_dialog(type_and_accept("Standard Paper"))
     key(qtbot, window, "Ctrl+H")
-    assert ("insertion", "Standard") in changes(window, LAWYER)
+    dialog = window.commands.replace_dialog
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.find_field, timeout=2_000)
+    assert dialog.find_field.text() == "Common Paper"
+    qtbot.keyClick(dialog.find_field, Qt.Key_Tab)
+    qtbot.keyClicks(dialog.replace_field, "Standard Paper")
+    with qtbot.waitSignal(dialog.replace_button.clicked):
+        qtbot.keyClick(dialog.replace_field, Qt.Key_R, Qt.AltModifier)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Escape)
+    assert not dialog.isVisible()
+    assert ("insertion", "Standard Paper") in changes(window, LAWYER)
     assert "Standard Paper" in reviewer.snapshot().block(target.id).text
 
     # the editing shortcuts belong to the pages: typed in the chat they change nothing
@@ -349,7 +357,7 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     assert reviewer.get_changes() == []
     assert reviewer.get_content_as_text() == DocxReviewer.open(PILOT).get_content_as_text()
     kinds = [e["action"] for e in window.audit.entries if e["kind"] == "edit"]
-    assert kinds == ["edit_paragraph", "insert_paragraph_after", "delete_paragraph", "replace_range"]
+    assert kinds == ["edit_paragraph", "insert_paragraph_after", "delete_paragraph", "replace"]
 
 
 # -- comments ---------------------------------------------------------------------------------------------

@@ -44,6 +44,9 @@ EDIT = [
     # not Ctrl+G: that goes to a page, as in Word
     ("find_next_action", "Find &Next", "commands.find_next", "F3", None),
     ("find_previous_action", "Find Pre&vious", "commands.find_previous", QKeySequence.FindPrevious, None),
+    # Ctrl+H spelled out: Qt's standard Replace key is bound to nothing on Linux
+    ("replace_action", "Re&place…", "commands.show_replace", "Ctrl+H",
+     "Find text and replace it, as tracked changes under your name"),
     ("go_to_page_action", "&Go to page…", "commands.go_to_page_dialog", "Ctrl+G", "Go to a page by its number"),
     "-",
     ("edit_paragraph_action", "&Edit paragraph…", "commands.edit_paragraph", "F2",
@@ -52,8 +55,6 @@ EDIT = [
      "Add a new paragraph after the one at the cursor, as a tracked insertion"),
     ("delete_paragraph_action", "&Delete paragraph", "commands.delete_paragraph", "Ctrl+Shift+Backspace",
      "Delete the paragraph at the cursor, as a tracked deletion"),
-    ("replace_selection_action", "&Replace selection…", "commands.replace_selection", QKeySequence.Replace,
-     "Replace the selected text, as a tracked change"),
 ]
 REVIEW = [
     ("track_changes_action", "&Track Changes", "commands.toggle_track_changes", "Ctrl+Shift+E",
@@ -119,15 +120,14 @@ TOOLBAR_TEXT = {"previous_change_action": "◀ Previous", "next_change_action": 
 DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "export_clean_pdf_action",
                     "export_audit_jsonl_action", "export_audit_html_action", "find_action", "find_next_action",
                     "find_previous_action", "edit_paragraph_action", "insert_paragraph_action",
-                    "delete_paragraph_action", "replace_selection_action", "next_change_action",
+                    "delete_paragraph_action", "replace_action", "next_change_action",
                     "previous_change_action", "accept_action", "reject_action", "accept_next_action",
                     "reject_next_action", "accept_all_action",
                     "reject_all_action", "add_comment_action", "go_to_page_action", "share_mcp_action")
 # editing shortcuts act only while the page view itself has the focus (pages/input.py's rule): typed
 # in the chat, a panel's field or a balloon's reply editor, Ctrl+Return or Ctrl+Shift+Backspace must
 # not insert or delete a paragraph
-PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action",
-                  "replace_selection_action")
+PAGE_SHORTCUTS = ("edit_paragraph_action", "insert_paragraph_action", "delete_paragraph_action")
 FALLBACK_KEYS = {QKeySequence.Quit: "Ctrl+Q", QKeySequence.Close: "Ctrl+W"}
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from ...docx.reading.search import text_range
 from ..pages.typing import PageEditor
+from ..panels.find_replace import FindReplaceDialog
 from ..review_actions import EditRefused
 from .catch_up import CatchUp
 from .edit_dialogs import ask_text
@@ -40,6 +41,7 @@ class DeskCommands:
         self._typed_blocks: set[str] = set()
         self._typing_timer: QTimer | None = None
         self.catch_up = CatchUp(window)  # the panels after a pause in the typing, in short steps
+        self.replace_dialog: FindReplaceDialog | None = None  # Find and Replace, made when first opened
 
     def _status(self, message: str, timeout: int = 0) -> None:
         self.window.statusBar().showMessage(message, timeout)
@@ -83,6 +85,20 @@ class DeskCommands:
         if not self.window.find_bar.isVisible():
             self.show_find()
         return self.window.find_bar.find_previous()
+
+    def show_replace(self) -> FindReplaceDialog | None:
+        """Ctrl+H: Find and Replace, with the words selected in the pages in Find what (as in Word)."""
+        window = self.window
+        if window.reviewer is None:
+            return None
+        if self.replace_dialog is None:
+            self.replace_dialog = FindReplaceDialog(lambda: (window.view, window.reviewer, window.review_actions),
+                                                    window)
+            self.replace_dialog.message.connect(lambda text: self._status(text, 8000))
+            self.replace_dialog.replaced.connect(lambda fields: window.record("edit", **fields))
+        selected = window.view.selection.selection_text()
+        self.replace_dialog.open_with(selected if selected and "\n" not in selected else None)
+        return self.replace_dialog
 
     # -- tracked changes ------------------------------------------------------------------------------
 
@@ -276,28 +292,6 @@ class DeskCommands:
         if not self._edit("Deleted the paragraph", self.window.review_actions.delete_paragraph, block.id):
             return False
         self.window.record("edit", action="delete_paragraph", blockId=block.id, text=block.text)
-        return True
-
-    def replace_selection(self) -> bool:
-        """Ctrl+H: replace the selected text through a dialog; with nothing selected, open the find bar
-        to look for the text first (typing over a selection replaces it too)."""
-        found = self.window.view.selection.selection_block_range() if self.window.reviewer is not None else None
-        if found is None:
-            if self.window.reviewer is not None:
-                self.show_find()
-            self._status("Find the text to replace, select it in the page, then type over it "
-                         "(or press Ctrl+H again to replace it through a box).", 8000)
-            return False
-        block_id, start, end = found
-        block = self.window.reviewer.snapshot().block(block_id)
-        old = block.text[start:end]
-        text = self.ask_text("Replace selection", f"Replace “{_clip(old, 80)}” with:", old, "Replace")
-        if text is None or text == old:
-            return False
-        if not self._edit("Replaced the selection", self.window.review_actions.replace_range, block_id, start, end,
-                          text):
-            return False
-        self.window.record("edit", action="replace_range", blockId=block_id, before=old, after=text)
         return True
 
     # -- typing in the pages, Track Changes, going to a page ------------------------------------------
