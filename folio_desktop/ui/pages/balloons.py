@@ -43,6 +43,8 @@ TEXT = QColor("#202124")
 META = QColor("#5f6368")
 LINK = QColor("#1a56c4")
 LEADER = QColor("#d4a514")
+MOVE = QColor("#2e7d32")  # a move's label and leader, in the green its text is drawn in
+MOVE_FILL = QColor("#eef7ee")
 EDITOR_H = 22.0
 
 
@@ -59,6 +61,7 @@ class Balloon:
     parts: list = field(default_factory=list)  # (rect, role, text) to draw, in page coordinates
     buttons: dict = field(default_factory=dict)  # "reply" | "resolve" | "reopen" -> page rect
     editor: QRectF | None = None  # where the inline reply editor goes
+    move: str = ""  # a move's label ("Moved (insertion) [1]"): a one-line balloon of no thread
 
     @property
     def resolved(self) -> bool:
@@ -69,7 +72,7 @@ class Balloon:
 
 _ROLES = {"author": (11, True, False), "meta": (10, False, False), "body": (11, False, False),
           "reply_head": (10, True, False), "button": (10, True, False), "badge": (10, True, False),
-          "more": (10, False, True)}
+          "more": (10, False, True), "move": (10, True, False)}
 
 
 @cache
@@ -177,6 +180,12 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
                    parts=parts, buttons=buttons, editor=editor)
 
 
+def _move_balloon(label: str) -> Balloon:
+    """The one-line balloon beside a half of a move, at x = 0, y = 0."""
+    return Balloon(QRectF(0, 0, WIDTH, HEADER + 2 * PAD), None, 0, compact=True, move=label,
+                   parts=[(QRectF(PAD, PAD, WIDTH - 2 * PAD, HEADER), "move", label)])
+
+
 def _moved(b: Balloon, x: float, y: float) -> Balloon:
     """A copy of a balloon (built at 0, 0) placed with its top-left corner at x, y."""
     dx, dy = x - b.rect.x(), y - b.rect.y()
@@ -216,16 +225,23 @@ def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
 
 
 def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
-    """Every balloon of the page, stacked without overlap inside the page's height."""
+    """Every balloon of the page, stacked without overlap inside the page's height: the comment
+    threads', and in All Markup a "Moved" label beside each half of a move (labels give way first
+    when the page cannot hold them all)."""
     placed = anchors(page, marks)
-    if not placed:
+    labels = marks.move_labels(page)
+    if not placed and not labels:
         return []
-    items = sorted(((marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None),
-                   key=lambda item: (item[1][0], item[1][1], marks.numbers.get(item[0].id, 0)))
+    # (thread or the label of a move, anchor), top to bottom
+    items = sorted([(marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None] + labels,
+                   key=lambda item: (item[1][0], item[1][1],
+                                     0 if isinstance(item[0], str) else marks.numbers.get(item[0].id, 0)))
     x = page.width + MARGIN_X
     top, bottom = EDGE, page.height - EDGE
 
     def build(thread, crowded: bool) -> Balloon:
+        if isinstance(thread, str):
+            return _move_balloon(thread)
         active = thread.id == marks.active
         compact = not active and (crowded or thread.done)
         return _build(thread, marks.numbers.get(thread.id, 0), compact, active,
@@ -237,6 +253,10 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     hidden: list = []
     if tops is None:
         balloons = [build(t, True) for t, _a in items]
+        tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
+    if tops is None and labels:  # the moves' labels give way to the comments (the changes panel lists them)
+        kept = [i for i, (t, _a) in enumerate(items) if not isinstance(t, str)]
+        items, balloons, wants = [items[i] for i in kept], [balloons[i] for i in kept], [wants[i] for i in kept]
         tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
     if tops is None:  # not even closed: the last ones give way to a "+N more" note
         more_h = _metrics("more").height() + 2 * PAD
@@ -312,14 +332,14 @@ def paint_markup_area(painter: QPainter, page: Page, marks, width: float) -> Non
     for b in balloons:
         if b.anchor is None:
             continue
-        look = ("resolved" if b.resolved else "open", b.active)
+        look = ("move" if b.move else "resolved" if b.resolved else "open", b.active)
         path = paths.setdefault(look, QPainterPath())
         path.moveTo(b.anchor)
         path.lineTo(max(right + 4, b.anchor.x()), b.anchor.y())
         path.lineTo(b.rect.left(), b.rect.top() + PAD + HEADER / 2)
     painter.setBrush(Qt.NoBrush)
     for (state, active), path in paths.items():
-        colour = RESOLVED if state == "resolved" else (BORDER_ACTIVE if active else LEADER)
+        colour = MOVE if state == "move" else RESOLVED if state == "resolved" else (BORDER_ACTIVE if active else LEADER)
         painter.setPen(QPen(colour, 1.2 if active else 0.8, Qt.SolidLine if active else Qt.DashLine))
         painter.drawPath(path)
     for b in balloons:
@@ -329,7 +349,8 @@ def paint_markup_area(painter: QPainter, page: Page, marks, width: float) -> Non
 
 # how each text part is set: font role and alignment inside its rectangle
 _ALIGN = {"author": Qt.AlignLeft | Qt.AlignVCenter, "reply_head": Qt.AlignLeft | Qt.AlignVCenter,
-          "meta": Qt.AlignRight | Qt.AlignVCenter, "button": Qt.AlignCenter, "badge": Qt.AlignCenter}
+          "meta": Qt.AlignRight | Qt.AlignVCenter, "button": Qt.AlignCenter, "badge": Qt.AlignCenter,
+          "move": Qt.AlignLeft | Qt.AlignVCenter}
 
 
 @lru_cache(maxsize=8192)
@@ -364,6 +385,13 @@ def _draw(painter: QPainter, rect: QRectF, role: str, text: str) -> None:
 def _paint_balloon(painter: QPainter, b: Balloon) -> None:
     path = QPainterPath()
     path.addRoundedRect(b.rect, 4, 4)
+    if b.move:  # a move's label: green, as its text is
+        painter.fillPath(path, MOVE_FILL)
+        painter.setPen(QPen(MOVE, 0.9))
+        painter.drawPath(path)
+        for rect, role, text in b.parts:
+            _draw(painter, rect, role, text)
+        return
     painter.fillPath(path, FILL if not b.hidden else MARKUP_BG.lighter(104))
     edge = RESOLVED if b.resolved and not b.active else (BORDER_ACTIVE if b.active else BORDER)
     painter.setPen(QPen(edge, 1.6 if b.active else 0.9))
@@ -482,7 +510,7 @@ class BalloonLayer(QObject):
 
     def _press(self, number: int, balloon: Balloon | None, button: str | None) -> None:
         self.view.setFocus(Qt.MouseFocusReason)  # as a click in the text gives the pages the keyboard
-        if balloon is None:  # the empty markup area: nothing picked any more
+        if balloon is None or balloon.move:  # the empty markup area (or a move's label): nothing picked
             self.close_editor()
             self.activate(None)
             return

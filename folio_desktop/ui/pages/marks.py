@@ -17,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QTextFormat
 
+from ...docx.reading.moves import T_MOVE_FROM, T_MOVE_TO, find_moves
 from ...layout import Fragment, Page
 from .geometry import MARKUP_WIDTH, text_edges
 
@@ -76,6 +77,15 @@ def change_bars(page: Page, left: float) -> list[tuple[QRectF, QColor]]:
     return out
 
 
+def move_label(move, side: str, number: int) -> str:
+    """Word's label for a half of a move: where the text arrived, "Moved (insertion) [n]"; where it
+    left, "Moved down [n]" or "Moved up [n]" (which way it went)."""
+    if side == "to":
+        return f"Moved (insertion) [{number}]"
+    down = bool(move.marks) and move.marks[0].tag == T_MOVE_FROM  # it left before it arrived
+    return f"Moved {'down' if down else 'up'} [{number}]"
+
+
 def accepted_offset(para, display: int) -> int:
     """Accepted-view offset at a display offset (deleted text maps to where it stood)."""
     acc = para.accepted
@@ -114,6 +124,7 @@ class ReviewIndex:
         self._numbers: dict[int, int] = {}  # thread id -> number, in reading order
         self._ranged: set[str] = set()  # w:ids that have a commentRangeStart in the body
         self._balloons: dict[int, tuple] = {}  # id(page) -> (page, state, balloons)
+        self._moves: dict | None = None  # moves(): w:moveFrom / w:moveTo -> (Move, number)
 
     def changes(self) -> list:
         if self._changes is None:  # the census is slow on long documents: only on first click
@@ -173,8 +184,54 @@ class ReviewIndex:
 
     def markup_width(self, view: str | None = None) -> float:
         """Width of the markup area right of each page: the balloons' room, when the view shows
-        comments and the document has some."""
-        return MARKUP_WIDTH if (view or self.view) in COMMENT_VIEWS and self.threads() else 0.0
+        comments and the document has some, or shows redlines (All Markup) and it has moves."""
+        view = view or self.view
+        shown = (view in COMMENT_VIEWS and self.threads()) or (view == "all" and self.moves())
+        return MARKUP_WIDTH if shown else 0.0
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def moves(self) -> dict:
+        """Each w:moveFrom / w:moveTo of the body that is half of a move -> (its Move, its number):
+        moves numbered in reading order, as Word numbers its "Moved" balloons."""
+        if self._moves is None:
+            self._moves = {}
+            body = self.reviewer.document.body if self.reviewer is not None else None
+            found = find_moves(body) if body is not None else {}
+            numbers: dict[int, int] = {}
+            for el in body.iter(T_MOVE_FROM, T_MOVE_TO) if found else ():  # reading order
+                move = found.get(el)
+                if move is not None:
+                    number = numbers.setdefault(id(move), len(numbers) + 1)
+                    self._moves[el] = (move, number)
+        return self._moves
+
+    def move_labels(self, page: Page) -> list[tuple[str, tuple[float, float, float]]]:
+        """("Moved (insertion) [n]" or "Moved up / down [n]", (line top, x, line height) where that
+        half starts on the page) for each half of a move on the page, once per half and page; none
+        outside All Markup."""
+        if page.view != "all" or not self.moves():
+            return []
+        moves, out, seen = self.moves(), [], set()
+        for frag in page.body_fragments():
+            para = frag.para
+            lo, hi = frag.display_range
+            for span in para.spans:
+                found = moves.get(span.move_mark) if span.move_mark is not None else None
+                if found is None or span.end <= lo or span.start >= hi:
+                    continue
+                move, number = found
+                side = "from" if span.kind == "deleted" else "to"
+                if (id(move), side) in seen:
+                    continue
+                seen.add((id(move), side))
+                start = max(span.start, lo)
+                k = next(k for k in range(frag.first_line, frag.last_line + 1) if start < para.lines[k].end)
+                x = para.layout.lineAt(k).cursorToX(start)
+                line = para.lines[k]
+                out.append((move_label(move, side, number),
+                            (frag.y + line.y, frag.x + para.x + float(x[0] if isinstance(x, tuple) else x), line.height)))
+        return out
 
     def thread_ranges(self, para, thread_id: int) -> list[tuple[int, int, bool]]:
         """(display start, end, starts here) of a thread's own ranges in a paragraph."""
