@@ -248,7 +248,7 @@ class Fragment:
             x1, x2 = (origin.x() + line.cursorToX(k)[0] for k in (a, b))
             metrics = QFontMetricsF(cf.font())
             weight = max(metrics.lineWidth(), 0.75)
-            gap = weight * 1.5  # apart enough to read as two lines at any zoom
+            gap = weight  # as far apart as they are thick: two lines at any zoom, inside the descent
             if kind == "underline":
                 tops = (baseline + metrics.underlinePos(), baseline + metrics.underlinePos() + weight + gap)
             else:

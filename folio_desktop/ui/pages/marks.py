@@ -207,9 +207,10 @@ class ReviewIndex:
         return self._moves
 
     def move_labels(self, page: Page) -> list[tuple[str, tuple[float, float, float]]]:
-        """("Moved (insertion) [n]" or "Moved up / down [n]", (line top, x, line height) where that
-        half starts on the page) for each half of a move on the page, once per half and page; none
-        outside All Markup."""
+        """("Moved (insertion) [n]" or "Moved up / down [n]", (line top, x, line height) where the
+        first line of that half on the page ends) for each half of a move on the page, once per half
+        and page; none outside All Markup. (Anchored at the end, the label's leader runs on from the
+        moved text instead of over its double lines.)"""
         if page.view != "all" or not self.moves():
             return []
         moves, out, seen = self.moves(), [], set()
@@ -227,8 +228,9 @@ class ReviewIndex:
                 seen.add((id(move), side))
                 start = max(span.start, lo)
                 k = next(k for k in range(frag.first_line, frag.last_line + 1) if start < para.lines[k].end)
-                x = para.layout.lineAt(k).cursorToX(start)
                 line = para.lines[k]
+                end = min(self._half_end(para.spans, span, move, side), line.end)
+                x = para.layout.lineAt(k).cursorToX(end)
                 out.append((move_label(move, side, number),
                             (frag.y + line.y, frag.x + para.x + float(x[0] if isinstance(x, tuple) else x), line.height)))
         return out
@@ -241,6 +243,9 @@ class ReviewIndex:
 
     def change_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
         """(change id, display range of its span group) of the tracked change drawn at `offset`."""
+        moved = self._move_change_at(frag, offset)
+        if moved is not None:
+            return moved
         groups = span_groups(frag.para, MARKED)
         hit = next((g for g in groups if g[0] <= offset < g[1]), None)
         if hit is None or not frag.block_id:
@@ -260,6 +265,42 @@ class ReviewIndex:
             text = frag.para.text[start:end]
             change = next((c for c in candidates if c.text == text), candidates[min(n, len(candidates) - 1)])
         return change.id, (start, end)
+
+    def _move_change_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
+        """change_at for a half of a move, told apart by its own mark from an insertion or deletion
+        of the same author that touches it: (the census entry of that half, the half's range here)."""
+        spans = frag.para.spans
+        at = next((i for i, sp in enumerate(spans) if sp.start <= offset < sp.end), None)
+        found = self.moves().get(spans[at].move_mark) if at is not None and spans[at].move_mark is not None else None
+        if found is None or not frag.block_id:
+            return None
+        mark, move = spans[at].move_mark, found[0]
+        side = "from" if mark.tag == T_MOVE_FROM else "to"
+        here = [c for c in self.changes() if c.block_id == frag.block_id and c.move is not None]
+        change = next((c for c in here if c.element is mark), None) or \
+            next((c for c in here if c.move.key == move.key and c.move_side == side), None)
+        if change is None:
+            return None
+        first = last = at  # the touching spans of this half
+        while first > 0 and spans[first - 1].end == spans[first].start and self._half(spans[first - 1]) == (move, side):
+            first -= 1
+        while last + 1 < len(spans) and spans[last + 1].start == spans[last].end and \
+                self._half(spans[last + 1]) == (move, side):
+            last += 1
+        return change.id, (spans[first].start, spans[last].end)
+
+    def _half_end(self, spans, first, move, side: str) -> int:
+        """Where the touching spans of a half that starts with span `first` end."""
+        end = first.end
+        for span in spans[spans.index(first) + 1:]:
+            if span.start != end or self._half(span) != (move, side):
+                break
+            end = span.end
+        return end
+
+    def _half(self, span) -> tuple | None:
+        found = self.moves().get(span.move_mark) if span.move_mark is not None else None
+        return (found[0], "from" if span.move_mark.tag == T_MOVE_FROM else "to") if found is not None else None
 
     def comment_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
         """(thread id, display range of its range in the fragment) of the comment over `offset`.
