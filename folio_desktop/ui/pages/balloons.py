@@ -62,6 +62,7 @@ class Balloon:
     buttons: dict = field(default_factory=dict)  # "reply" | "resolve" | "reopen" -> page rect
     editor: QRectF | None = None  # where the inline reply editor goes
     move: str = ""  # a move's label ("Moved (insertion) [1]"): a one-line balloon of no thread
+    move_at: tuple | None = None  # (fragment, display offset) where that half of the move starts
 
     @property
     def resolved(self) -> bool:
@@ -180,10 +181,12 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
                    parts=parts, buttons=buttons, editor=editor)
 
 
-def _move_balloon(label: str) -> Balloon:
-    """The one-line balloon beside a half of a move, at x = 0, y = 0."""
-    return Balloon(QRectF(0, 0, WIDTH, HEADER + 2 * PAD), None, 0, compact=True, move=label,
-                   parts=[(QRectF(PAD, PAD, WIDTH - 2 * PAD, HEADER), "move", label)])
+def _move_balloon(label: tuple) -> Balloon:
+    """The one-line balloon beside a half of a move ((text, fragment, offset): ReviewIndex.move_labels),
+    at x = 0, y = 0."""
+    text, frag, offset = label
+    return Balloon(QRectF(0, 0, WIDTH, HEADER + 2 * PAD), None, 0, compact=True, move=text, move_at=(frag, offset),
+                   parts=[(QRectF(PAD, PAD, WIDTH - 2 * PAD, HEADER), "move", text)])
 
 
 def _moved(b: Balloon, x: float, y: float) -> Balloon:
@@ -232,15 +235,15 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     labels = marks.move_labels(page)
     if not placed and not labels:
         return []
-    # (thread or the label of a move, anchor), top to bottom
+    # (thread, or the label of a move: a tuple, anchor), top to bottom
     items = sorted([(marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None] + labels,
                    key=lambda item: (item[1][0], item[1][1],
-                                     0 if isinstance(item[0], str) else marks.numbers.get(item[0].id, 0)))
+                                     0 if isinstance(item[0], tuple) else marks.numbers.get(item[0].id, 0)))
     x = page.width + MARGIN_X
     top, bottom = EDGE, page.height - EDGE
 
     def build(thread, crowded: bool) -> Balloon:
-        if isinstance(thread, str):
+        if isinstance(thread, tuple):
             return _move_balloon(thread)
         active = thread.id == marks.active
         compact = not active and (crowded or thread.done)
@@ -255,7 +258,7 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
         balloons = [build(t, True) for t, _a in items]
         tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
     if tops is None and labels:  # the moves' labels give way to the comments (the changes panel lists them)
-        kept = [i for i, (t, _a) in enumerate(items) if not isinstance(t, str)]
+        kept = [i for i, (t, _a) in enumerate(items) if not isinstance(t, tuple)]
         items, balloons, wants = [items[i] for i in kept], [balloons[i] for i in kept], [wants[i] for i in kept]
         tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
     if tops is None:  # not even closed: the last ones give way to a "+N more" note
@@ -510,7 +513,12 @@ class BalloonLayer(QObject):
 
     def _press(self, number: int, balloon: Balloon | None, button: str | None) -> None:
         self.view.setFocus(Qt.MouseFocusReason)  # as a click in the text gives the pages the keyboard
-        if balloon is None or balloon.move:  # the empty markup area (or a move's label): nothing picked
+        if balloon is not None and balloon.move:
+            self.close_editor()
+            self.activate(None)
+            self.show_move(balloon)
+            return
+        if balloon is None:  # the empty markup area: nothing picked any more
             self.close_editor()
             self.activate(None)
             return
@@ -524,6 +532,20 @@ class BalloonLayer(QObject):
             if self.marks.replying != thread_id:
                 self.close_editor()
             self.show_comment(thread_id, scroll=bool(balloon.hidden))
+
+    def show_move(self, balloon: Balloon) -> bool:
+        """A move's label picks that half: its text is selected and the view's changeClicked says
+        which change it is (the window then accepts or rejects the whole move from the Review menu)."""
+        frag, offset = balloon.move_at
+        found = self.marks.change_at(frag, offset)
+        index = self.view.flow.index_of(frag)
+        if found is None or index is None:
+            return False
+        change_id, (start, end) = found
+        lo, hi = frag.display_range
+        self.view.selection.select(TextPos(index, max(start, lo)), TextPos(index, min(end, hi)))
+        self.view.changeClicked.emit(change_id)
+        return True
 
     # -- state -------------------------------------------------------------------------------------
 

@@ -206,11 +206,12 @@ class ReviewIndex:
                     self._moves[el] = (move, number)
         return self._moves
 
-    def move_labels(self, page: Page) -> list[tuple[str, tuple[float, float, float]]]:
-        """("Moved (insertion) [n]" or "Moved up / down [n]", (line top, x, line height) where the
-        first line of that half on the page ends) for each half of a move on the page, once per half
-        and page; none outside All Markup. (Anchored at the end, the label's leader runs on from the
-        moved text instead of over its double lines.)"""
+    def move_labels(self, page: Page) -> list[tuple[tuple[str, Fragment, int], tuple[float, float, float]]]:
+        """((label, fragment, display offset where that half starts in it), (line top, x, line height)
+        where the first line of that half on the page ends) for each half of a move on the page, once
+        per half and page; the label reads "Moved (insertion) [n]" or "Moved up / down [n]". None
+        outside All Markup. (Anchored at the end, the label's leader runs on from the moved text
+        instead of over its double lines.)"""
         if page.view != "all" or not self.moves():
             return []
         moves, out, seen = self.moves(), [], set()
@@ -231,7 +232,7 @@ class ReviewIndex:
                 line = para.lines[k]
                 end = min(self._half_end(para.spans, span, move, side), line.end)
                 x = para.layout.lineAt(k).cursorToX(end)
-                out.append((move_label(move, side, number),
+                out.append(((move_label(move, side, number), frag, start),
                             (frag.y + line.y, frag.x + para.x + float(x[0] if isinstance(x, tuple) else x), line.height)))
         return out
 

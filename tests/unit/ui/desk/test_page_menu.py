@@ -122,6 +122,26 @@ def test_shift_f10_opens_the_menu_at_the_caret_and_a_accepts_the_move(qtbot, win
     assert window.review_actions.undo_stack.count() == 1
 
 
+def test_a_click_on_a_moved_label_picks_that_half_and_the_review_menu_takes_the_move(qtbot, window):
+    view = window.view
+    page = view.pages[0]
+    label = next(b for b in view.marks.balloons(page) if b.move == "Moved up [1]")
+    view.scroll_to_page(1)
+    h = view.horizontalScrollBar()
+    h.setValue(h.maximum())  # the markup area in view
+    with qtbot.waitSignal(view.changeClicked, timeout=2_000) as clicked:
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.page_to_viewport(1, label.rect.center()).toPoint())
+    left = next(c for c in window.reviewer.get_changes() if c.move_side == "from")
+    assert clicked.args == [left.id]
+    selection = view.selection  # the text it left, selected (struck through, so not in the accepted text)
+    assert view.flow.text(selection.anchor, selection.caret, keep_deleted=True) == MOVED
+    assert window.changes.selected_rows()[0].title == "Moved"
+    activate(qtbot, window)
+    QTest.keyClick(window, Qt.Key_R, Qt.ControlModifier | Qt.ShiftModifier)  # Reject change
+    assert changes(window) == [] and texts(window) == REJECTED
+    assert window.review_actions.undo_stack.count() == 1
+
+
 def _run(text: str) -> str:
     return f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
 
