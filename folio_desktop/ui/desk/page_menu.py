@@ -94,8 +94,9 @@ class PageMenu(QObject):
             if change_id is not None else None
         if change is not None:
             name = change_name(change)
-            # the change stays chosen, so the Review menu's commands act on it too
-            commands.on_change_clicked(change.id)
+            # the change stays chosen, so the Review menu's commands act on it too (the pages stay
+            # where they are: the menu is opened over the text)
+            commands.clicked_change = change.id
             menu.addAction(f"&Accept {name}", lambda: commands.accept_change(change.id))
             menu.addAction(f"&Reject {name}", lambda: commands.reject_change(change.id))
         if view.selection.selection_text():

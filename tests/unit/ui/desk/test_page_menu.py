@@ -79,8 +79,11 @@ def undo(qtbot, window) -> None:
 
 def test_accept_move_from_the_page_takes_both_halves_and_one_undo_restores_them(qtbot, window):
     as_it_was = texts(window)
-    menu = right_click(qtbot, window, half_point(window, 0))  # on the text where it arrived
+    point = half_point(window, 0)
+    scrolled = window.view.verticalScrollBar().value()
+    menu = right_click(qtbot, window, point)  # on the text where it arrived
     assert entries(menu) == ["Accept Move", "Reject Move"]
+    assert window.view.verticalScrollBar().value() == scrolled  # the menu opens over the text, which stays put
     choose(qtbot, menu, "Accept Move")
     assert changes(window) == []  # both halves at once
     assert texts(window) == ACCEPTED
