@@ -72,6 +72,8 @@ _EAST_ASIAN_CHARS = "\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-
 # East Asian text set in a stand-in keeps the line height of the run's own font: its format holds
 # that font under this property (copies of the format keep it)
 HEIGHT_FONT = QTextFormat.UserProperty + 1
+# "underline" or "strike": the stretch is drawn with two lines (model.MeasuredParagraph.double_lines)
+DOUBLE_LINE = QTextFormat.UserProperty + 2
 _KANA_CHARS = "\u3041-\u3096\u30a1-\u30fa"  # hiragana and katakana letters
 EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]")
 _KANA = re.compile(f"[{_KANA_CHARS}]")
@@ -138,14 +140,16 @@ class DisplayText:
             color = self.change_color(span_kind, author, moved).lstrip("#")
         if color:
             cf.setForeground(QColor("#" + color))
-        if fmt.underline or (marked and span_kind == "inserted"):
+        if moved and marked:
+            # Word's double underline (moved to) or double strike-through (moved from), which Qt's
+            # formats cannot draw: the fragment draws them (model.Fragment) from this property
+            cf.setProperty(DOUBLE_LINE, "underline" if span_kind == "inserted" else "strike")
+        elif fmt.underline or (marked and span_kind == "inserted"):
             cf.setFontUnderline(True)
-            if moved and span_kind == "inserted" and marked:
-                cf.setUnderlineStyle(QTextCharFormat.DashUnderline)
         if marked and span_kind == "formatted":  # a pending formatting change
             cf.setUnderlineStyle(QTextCharFormat.DotLine)
             cf.setUnderlineColor(QColor(self.change_color("formatted", author)))
-        if fmt.strike or fmt.double_strike or (marked and span_kind == "deleted"):
+        if (fmt.strike or fmt.double_strike or (marked and span_kind == "deleted")) and not (moved and marked):
             cf.setFontStrikeOut(True)
         background = None
         if fmt.highlight and fmt.highlight in HIGHLIGHTS:
@@ -324,7 +328,7 @@ class DisplayText:
             comment = bool(active_ids)
             self._text_formats(formats, pos, text, fmt, span_kind, author, comment, moved)
             spans.append(Span(pos, pos + len(text), "note" if kind == NOTE else span_kind, author, comment, moved,
-                              active_ids))
+                              active_ids, mark if moved else None))
             parts.append(text)
             if deleted:
                 accepted.add(len(text), -1, 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QPainter, QTextLayout
+from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 
 TWIP = 1 / 15  # px per twip at 96 dpi
 EMU = 1 / 9525  # px per EMU at 96 dpi
@@ -26,6 +26,7 @@ class Span:
     comment: bool = False  # inside at least one comment's range
     moved: bool = False
     comments: tuple[str, ...] = ()  # the w:id of every comment whose range covers the span
+    move_mark: object = None  # a moved span's w:moveFrom / w:moveTo, which names the move it is half of
 
 
 @dataclass
@@ -147,6 +148,8 @@ class MeasuredParagraph:
     auto_before: bool = False  # space before / after is HTML auto spacing
     auto_after: bool = False
     frame: object = None  # borders.Frame: the paragraph's borders and shading (None: neither)
+    # Word's double lines, which Qt's formats cannot draw (moves): (start, end, "underline" or "strike", format)
+    double_lines: list[tuple[int, int, str, object]] = field(default_factory=list)
 
     @property
     def content_height(self) -> float:
@@ -230,6 +233,30 @@ class Fragment:
             line.draw(painter, origin)
             if self.para.leaders:
                 self._draw_leaders(painter, line, origin)
+            if self.para.double_lines:
+                self._draw_double_lines(painter, line, origin)
+
+    def _draw_double_lines(self, painter: QPainter, line, origin: QPointF) -> None:
+        """Two thin lines under (or through) each stretch that has them on this line, in its colour:
+        Word's double underline of moved-to text and double strike-through of moved-from text."""
+        start, end = line.textStart(), line.textStart() + line.textLength()
+        baseline = origin.y() + line.y() + line.ascent()
+        for a, b, kind, cf in self.para.double_lines:
+            a, b = max(a, start), min(b, end)
+            if a >= b:
+                continue
+            x1, x2 = (origin.x() + line.cursorToX(k)[0] for k in (a, b))
+            metrics = QFontMetricsF(cf.font())
+            weight = max(metrics.lineWidth(), 0.75)
+            gap = weight  # as far apart as they are thick: two lines at any zoom, inside the descent
+            if kind == "underline":
+                tops = (baseline + metrics.underlinePos(), baseline + metrics.underlinePos() + weight + gap)
+            else:
+                middle = baseline - metrics.strikeOutPos()
+                tops = (middle - gap / 2 - weight, middle + gap / 2)
+            color = cf.underlineColor() if cf.underlineColor().isValid() else cf.foreground().color()
+            for top in tops:
+                painter.fillRect(QRectF(min(x1, x2), top, abs(x2 - x1), weight), color)
 
     def _draw_leaders(self, painter: QPainter, line, origin: QPointF) -> None:
         """Dots (or dashes, underscores) across a tab gap that ends at a leader tab stop."""

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextLayout, QTextOption
 
 from .borders import paragraph_frame
-from .display_text import EAST_ASIAN, HEIGHT_FONT, LINE_SEPARATOR, DisplayText
+from .display_text import DOUBLE_LINE, EAST_ASIAN, HEIGHT_FONT, LINE_SEPARATOR, DisplayText
 from .model import TWIP, AcceptedMap, Line, MeasuredParagraph
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -212,6 +212,7 @@ class ParagraphMeasurer(DisplayText):
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
             comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,
             frame=paragraph_frame(para, self.formatter.theme) if para.borders or para.shading else None,
+            double_lines=[(a, b, cf.property(DOUBLE_LINE), cf) for a, b, cf in formats if cf.hasProperty(DOUBLE_LINE)],
         )
 
 

@@ -43,6 +43,7 @@ from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
 from .files import DocumentFiles
+from .page_menu import PageMenu
 from .panes import Pane, Panes
 from .settings_dialog import SettingsDialog
 
@@ -134,6 +135,7 @@ class ReviewWindow(QMainWindow):
         self.commands = DeskCommands(self)
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.commands.install_editing()
+        self.page_menu = PageMenu(self)  # right-click in the pages: accept or reject the change there
         self.indicators = StatusIndicators(self)  # the status bar's page, zoom and Track Changes
         self._connect()
         self.setAcceptDrops(True)

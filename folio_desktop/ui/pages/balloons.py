@@ -43,6 +43,8 @@ TEXT = QColor("#202124")
 META = QColor("#5f6368")
 LINK = QColor("#1a56c4")
 LEADER = QColor("#d4a514")
+MOVE = QColor("#2e7d32")  # a move's label and leader, in the green its text is drawn in
+MOVE_FILL = QColor("#eef7ee")
 EDITOR_H = 22.0
 
 
@@ -59,6 +61,8 @@ class Balloon:
     parts: list = field(default_factory=list)  # (rect, role, text) to draw, in page coordinates
     buttons: dict = field(default_factory=dict)  # "reply" | "resolve" | "reopen" -> page rect
     editor: QRectF | None = None  # where the inline reply editor goes
+    move: str = ""  # a move's label ("Moved (insertion) [1]"): a one-line balloon of no thread
+    move_at: tuple | None = None  # (fragment, display offset) where that half of the move starts
 
     @property
     def resolved(self) -> bool:
@@ -69,7 +73,7 @@ class Balloon:
 
 _ROLES = {"author": (11, True, False), "meta": (10, False, False), "body": (11, False, False),
           "reply_head": (10, True, False), "button": (10, True, False), "badge": (10, True, False),
-          "more": (10, False, True)}
+          "more": (10, False, True), "move": (10, True, False)}
 
 
 @cache
@@ -177,6 +181,14 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
                    parts=parts, buttons=buttons, editor=editor)
 
 
+def _move_balloon(label: tuple) -> Balloon:
+    """The one-line balloon beside a half of a move ((text, fragment, offset): ReviewIndex.move_labels),
+    at x = 0, y = 0."""
+    text, frag, offset = label
+    return Balloon(QRectF(0, 0, WIDTH, HEADER + 2 * PAD), None, 0, compact=True, move=text, move_at=(frag, offset),
+                   parts=[(QRectF(PAD, PAD, WIDTH - 2 * PAD, HEADER), "move", text)])
+
+
 def _moved(b: Balloon, x: float, y: float) -> Balloon:
     """A copy of a balloon (built at 0, 0) placed with its top-left corner at x, y."""
     dx, dy = x - b.rect.x(), y - b.rect.y()
@@ -216,16 +228,23 @@ def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
 
 
 def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
-    """Every balloon of the page, stacked without overlap inside the page's height."""
+    """Every balloon of the page, stacked without overlap inside the page's height: the comment
+    threads', and in All Markup a "Moved" label beside each half of a move (labels give way first
+    when the page cannot hold them all)."""
     placed = anchors(page, marks)
-    if not placed:
+    labels = marks.move_labels(page)
+    if not placed and not labels:
         return []
-    items = sorted(((marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None),
-                   key=lambda item: (item[1][0], item[1][1], marks.numbers.get(item[0].id, 0)))
+    # (thread, or the label of a move: a tuple, anchor), top to bottom
+    items = sorted([(marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None] + labels,
+                   key=lambda item: (item[1][0], item[1][1],
+                                     0 if isinstance(item[0], tuple) else marks.numbers.get(item[0].id, 0)))
     x = page.width + MARGIN_X
     top, bottom = EDGE, page.height - EDGE
 
     def build(thread, crowded: bool) -> Balloon:
+        if isinstance(thread, tuple):
+            return _move_balloon(thread)
         active = thread.id == marks.active
         compact = not active and (crowded or thread.done)
         return _build(thread, marks.numbers.get(thread.id, 0), compact, active,
@@ -237,6 +256,10 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     hidden: list = []
     if tops is None:
         balloons = [build(t, True) for t, _a in items]
+        tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
+    if tops is None and labels:  # the moves' labels give way to the comments (the changes panel lists them)
+        kept = [i for i, (t, _a) in enumerate(items) if not isinstance(t, tuple)]
+        items, balloons, wants = [items[i] for i in kept], [balloons[i] for i in kept], [wants[i] for i in kept]
         tops = _stack(wants, [b.rect.height() for b in balloons], top, bottom)
     if tops is None:  # not even closed: the last ones give way to a "+N more" note
         more_h = _metrics("more").height() + 2 * PAD
@@ -312,14 +335,14 @@ def paint_markup_area(painter: QPainter, page: Page, marks, width: float) -> Non
     for b in balloons:
         if b.anchor is None:
             continue
-        look = ("resolved" if b.resolved else "open", b.active)
+        look = ("move" if b.move else "resolved" if b.resolved else "open", b.active)
         path = paths.setdefault(look, QPainterPath())
         path.moveTo(b.anchor)
         path.lineTo(max(right + 4, b.anchor.x()), b.anchor.y())
         path.lineTo(b.rect.left(), b.rect.top() + PAD + HEADER / 2)
     painter.setBrush(Qt.NoBrush)
     for (state, active), path in paths.items():
-        colour = RESOLVED if state == "resolved" else (BORDER_ACTIVE if active else LEADER)
+        colour = MOVE if state == "move" else RESOLVED if state == "resolved" else (BORDER_ACTIVE if active else LEADER)
         painter.setPen(QPen(colour, 1.2 if active else 0.8, Qt.SolidLine if active else Qt.DashLine))
         painter.drawPath(path)
     for b in balloons:
@@ -329,7 +352,8 @@ def paint_markup_area(painter: QPainter, page: Page, marks, width: float) -> Non
 
 # how each text part is set: font role and alignment inside its rectangle
 _ALIGN = {"author": Qt.AlignLeft | Qt.AlignVCenter, "reply_head": Qt.AlignLeft | Qt.AlignVCenter,
-          "meta": Qt.AlignRight | Qt.AlignVCenter, "button": Qt.AlignCenter, "badge": Qt.AlignCenter}
+          "meta": Qt.AlignRight | Qt.AlignVCenter, "button": Qt.AlignCenter, "badge": Qt.AlignCenter,
+          "move": Qt.AlignLeft | Qt.AlignVCenter}
 
 
 @lru_cache(maxsize=8192)
@@ -364,6 +388,13 @@ def _draw(painter: QPainter, rect: QRectF, role: str, text: str) -> None:
 def _paint_balloon(painter: QPainter, b: Balloon) -> None:
     path = QPainterPath()
     path.addRoundedRect(b.rect, 4, 4)
+    if b.move:  # a move's label: green, as its text is
+        painter.fillPath(path, MOVE_FILL)
+        painter.setPen(QPen(MOVE, 0.9))
+        painter.drawPath(path)
+        for rect, role, text in b.parts:
+            _draw(painter, rect, role, text)
+        return
     painter.fillPath(path, FILL if not b.hidden else MARKUP_BG.lighter(104))
     edge = RESOLVED if b.resolved and not b.active else (BORDER_ACTIVE if b.active else BORDER)
     painter.setPen(QPen(edge, 1.6 if b.active else 0.9))
@@ -482,6 +513,11 @@ class BalloonLayer(QObject):
 
     def _press(self, number: int, balloon: Balloon | None, button: str | None) -> None:
         self.view.setFocus(Qt.MouseFocusReason)  # as a click in the text gives the pages the keyboard
+        if balloon is not None and balloon.move:
+            self.close_editor()
+            self.activate(None)
+            self.show_move(balloon)
+            return
         if balloon is None:  # the empty markup area: nothing picked any more
             self.close_editor()
             self.activate(None)
@@ -496,6 +532,20 @@ class BalloonLayer(QObject):
             if self.marks.replying != thread_id:
                 self.close_editor()
             self.show_comment(thread_id, scroll=bool(balloon.hidden))
+
+    def show_move(self, balloon: Balloon) -> bool:
+        """A move's label picks that half: its text is selected and the view's changeClicked says
+        which change it is (the window then accepts or rejects the whole move from the Review menu)."""
+        frag, offset = balloon.move_at
+        found = self.marks.change_at(frag, offset)
+        index = self.view.flow.index_of(frag)
+        if found is None or index is None:
+            return False
+        change_id, (start, end) = found
+        lo, hi = frag.display_range
+        self.view.selection.select(TextPos(index, max(start, lo)), TextPos(index, min(end, hi)))
+        self.view.changeClicked.emit(change_id)
+        return True
 
     # -- state -------------------------------------------------------------------------------------
 

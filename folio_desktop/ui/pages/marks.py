@@ -17,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QTextFormat
 
+from ...docx.reading.moves import T_MOVE_FROM, T_MOVE_TO, find_moves
 from ...layout import Fragment, Page
 from .geometry import MARKUP_WIDTH, text_edges
 
@@ -76,6 +77,15 @@ def change_bars(page: Page, left: float) -> list[tuple[QRectF, QColor]]:
     return out
 
 
+def move_label(move, side: str, number: int) -> str:
+    """Word's label for a half of a move: where the text arrived, "Moved (insertion) [n]"; where it
+    left, "Moved down [n]" or "Moved up [n]" (which way it went)."""
+    if side == "to":
+        return f"Moved (insertion) [{number}]"
+    down = bool(move.marks) and move.marks[0].tag == T_MOVE_FROM  # it left before it arrived
+    return f"Moved {'down' if down else 'up'} [{number}]"
+
+
 def accepted_offset(para, display: int) -> int:
     """Accepted-view offset at a display offset (deleted text maps to where it stood)."""
     acc = para.accepted
@@ -114,6 +124,7 @@ class ReviewIndex:
         self._numbers: dict[int, int] = {}  # thread id -> number, in reading order
         self._ranged: set[str] = set()  # w:ids that have a commentRangeStart in the body
         self._balloons: dict[int, tuple] = {}  # id(page) -> (page, state, balloons)
+        self._moves: dict | None = None  # moves(): w:moveFrom / w:moveTo -> (Move, number)
 
     def changes(self) -> list:
         if self._changes is None:  # the census is slow on long documents: only on first click
@@ -173,8 +184,57 @@ class ReviewIndex:
 
     def markup_width(self, view: str | None = None) -> float:
         """Width of the markup area right of each page: the balloons' room, when the view shows
-        comments and the document has some."""
-        return MARKUP_WIDTH if (view or self.view) in COMMENT_VIEWS and self.threads() else 0.0
+        comments and the document has some, or shows redlines (All Markup) and it has moves."""
+        view = view or self.view
+        shown = (view in COMMENT_VIEWS and self.threads()) or (view == "all" and self.moves())
+        return MARKUP_WIDTH if shown else 0.0
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def moves(self) -> dict:
+        """Each w:moveFrom / w:moveTo of the body that is half of a move -> (its Move, its number):
+        moves numbered in reading order, as Word numbers its "Moved" balloons."""
+        if self._moves is None:
+            self._moves = {}
+            body = self.reviewer.document.body if self.reviewer is not None else None
+            found = find_moves(body) if body is not None else {}
+            numbers: dict[int, int] = {}
+            for el in body.iter(T_MOVE_FROM, T_MOVE_TO) if found else ():  # reading order
+                move = found.get(el)
+                if move is not None:
+                    number = numbers.setdefault(id(move), len(numbers) + 1)
+                    self._moves[el] = (move, number)
+        return self._moves
+
+    def move_labels(self, page: Page) -> list[tuple[tuple[str, Fragment, int], tuple[float, float, float]]]:
+        """((label, fragment, display offset where that half starts in it), (line top, x, line height)
+        where the first line of that half on the page ends) for each half of a move on the page, once
+        per half and page; the label reads "Moved (insertion) [n]" or "Moved up / down [n]". None
+        outside All Markup. (Anchored at the end, the label's leader runs on from the moved text
+        instead of over its double lines.)"""
+        if page.view != "all" or not self.moves():
+            return []
+        moves, out, seen = self.moves(), [], set()
+        for frag in page.body_fragments():
+            para = frag.para
+            lo, hi = frag.display_range
+            for span in para.spans:
+                found = moves.get(span.move_mark) if span.move_mark is not None else None
+                if found is None or span.end <= lo or span.start >= hi:
+                    continue
+                move, number = found
+                side = "from" if span.kind == "deleted" else "to"
+                if (id(move), side) in seen:
+                    continue
+                seen.add((id(move), side))
+                start = max(span.start, lo)
+                k = next(k for k in range(frag.first_line, frag.last_line + 1) if start < para.lines[k].end)
+                line = para.lines[k]
+                end = min(self._half_end(para.spans, span, move, side), line.end)
+                x = para.layout.lineAt(k).cursorToX(end)
+                out.append(((move_label(move, side, number), frag, start),
+                            (frag.y + line.y, frag.x + para.x + float(x[0] if isinstance(x, tuple) else x), line.height)))
+        return out
 
     def thread_ranges(self, para, thread_id: int) -> list[tuple[int, int, bool]]:
         """(display start, end, starts here) of a thread's own ranges in a paragraph."""
@@ -184,6 +244,9 @@ class ReviewIndex:
 
     def change_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
         """(change id, display range of its span group) of the tracked change drawn at `offset`."""
+        moved = self._move_change_at(frag, offset)
+        if moved is not None:
+            return moved
         groups = span_groups(frag.para, MARKED)
         hit = next((g for g in groups if g[0] <= offset < g[1]), None)
         if hit is None or not frag.block_id:
@@ -203,6 +266,42 @@ class ReviewIndex:
             text = frag.para.text[start:end]
             change = next((c for c in candidates if c.text == text), candidates[min(n, len(candidates) - 1)])
         return change.id, (start, end)
+
+    def _move_change_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
+        """change_at for a half of a move, told apart by its own mark from an insertion or deletion
+        of the same author that touches it: (the census entry of that half, the half's range here)."""
+        spans = frag.para.spans
+        at = next((i for i, sp in enumerate(spans) if sp.start <= offset < sp.end), None)
+        found = self.moves().get(spans[at].move_mark) if at is not None and spans[at].move_mark is not None else None
+        if found is None or not frag.block_id:
+            return None
+        mark, move = spans[at].move_mark, found[0]
+        side = "from" if mark.tag == T_MOVE_FROM else "to"
+        here = [c for c in self.changes() if c.block_id == frag.block_id and c.move is not None]
+        change = next((c for c in here if c.element is mark), None) or \
+            next((c for c in here if c.move.key == move.key and c.move_side == side), None)
+        if change is None:
+            return None
+        first = last = at  # the touching spans of this half
+        while first > 0 and spans[first - 1].end == spans[first].start and self._half(spans[first - 1]) == (move, side):
+            first -= 1
+        while last + 1 < len(spans) and spans[last + 1].start == spans[last].end and \
+                self._half(spans[last + 1]) == (move, side):
+            last += 1
+        return change.id, (spans[first].start, spans[last].end)
+
+    def _half_end(self, spans, first, move, side: str) -> int:
+        """Where the touching spans of a half that starts with span `first` end."""
+        end = first.end
+        for span in spans[spans.index(first) + 1:]:
+            if span.start != end or self._half(span) != (move, side):
+                break
+            end = span.end
+        return end
+
+    def _half(self, span) -> tuple | None:
+        found = self.moves().get(span.move_mark) if span.move_mark is not None else None
+        return (found[0], "from" if span.move_mark.tag == T_MOVE_FROM else "to") if found is not None else None
 
     def comment_at(self, frag: Fragment, offset: int) -> tuple[int, tuple[int, int]] | None:
         """(thread id, display range of its range in the fragment) of the comment over `offset`.
