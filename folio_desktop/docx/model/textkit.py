@@ -36,18 +36,56 @@ def hash_number(text: str) -> int:
     """The number text_hash writes in base 36.
 
     The reference folds h = (h*33 + c) mod p character by character; that equals
-    5381*33^n + sum(c_i * 33^(n-1-i)) mod p, which is evaluated here with C-level map/sum over the
-    code points reversed (hashing every block is the costliest part of a full read otherwise).
+    5381*33^n + P(33) mod p, where P(x) = sum(c_i * x^(n-1-i)) over the code points. Hashing every
+    block is the costliest part of a full read, so P(33) is read in C as base-33 numerals: an ASCII
+    code c is 33*(c // 33) + c % 33, so P(33) = 33*H + L, where H and L are the numerals whose digits
+    are c // 33 and c % 33 (bytes.translate makes them, int(..., 33) reads them). A few other
+    characters are read as '?' and corrected one by one; text mostly of them is summed per code point.
     """
     n = len(text)
+    if text.isascii():
+        return (5381 * pow(33, n, _MOD) + _ascii_value(text.encode("ascii"))) % _MOD
+    if len(text.encode("utf-8")) - n > n // 8:
+        return _summed(text)
+    pw = _powers(n)
+    h = 5381 * pw[n] + _ascii_value(text.encode("ascii", "replace"))
+    last = n - 1
+    for m in _WIDE.finditer(text):
+        h += (ord(m.group()) - 63) * pw[last - m.start()]  # (63: the '?' read in its place)
+    return h % _MOD
+
+
+_DIGITS = b"0123456789abcdefghijklmnopqrstuvw"  # base 33
+_LOW = bytes(_DIGITS[c % 33] for c in range(128)) + bytes(128)
+_HIGH = bytes(_DIGITS[c // 33] for c in range(128)) + bytes(128)
+_NUMERAL = 4000  # digits read at once: under the interpreter's limit on a numeral (4,300) and quick
+_WIDE = re.compile(r"[^\x00-\x7f]")
+
+
+def _ascii_value(data: bytes) -> int:
+    """P(33) mod p of ASCII bytes."""
+    h = 0
+    for start in range(0, len(data), _NUMERAL):
+        piece = data[start:start + _NUMERAL]
+        h = (h * pow(33, len(piece), _MOD) + 33 * int(piece.translate(_HIGH), 33)
+             + int(piece.translate(_LOW), 33)) % _MOD
+    return h
+
+
+def _powers(n: int) -> list[int]:
+    """33**k mod p for k up to n."""
     pw = _POW33
     while len(pw) <= n:
         pw.append(pw[-1] * 33 % _MOD)
-    if text.isascii():
-        points = text.encode("ascii")[::-1]
-    else:
-        points = array("I", text.encode("utf-32-le"))
-        points.reverse()
+    return pw
+
+
+def _summed(text: str) -> int:
+    """hash_number by a sum over the code points (C-level map/sum, the code points reversed)."""
+    n = len(text)
+    pw = _powers(n)
+    points = array("I", text.encode("utf-32-le"))
+    points.reverse()
     return (5381 * pw[n] + sum(map(mul, points, pw))) % _MOD
 
 

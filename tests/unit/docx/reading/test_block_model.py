@@ -349,3 +349,27 @@ def test_utf16_round_trip_property(text):
     for i in range(len(text) + 1):
         assert utf16_to_index(text, index_to_utf16(text, i)) == i
     assert utf16_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _folded(text: str) -> str:
+    """The reference's definition, one character at a time."""
+    h = 5381
+    for ch in text:
+        h = (h * 33 + ord(ch)) % 2147483647
+    return "h" + _b36(h)
+
+
+_MIXES = ["ab Z,.;()\t\x00\x7f", "Section 2.1 ’“”§é\u00a0?", "中文合同条款 🧑 a"]
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 33, 300, 3999, 4000, 4001, 9000])
+@pytest.mark.parametrize("alphabet", _MIXES, ids=["ascii", "a few others", "mostly others"])
+def test_the_hash_is_the_references_fold_whatever_the_text(length, alphabet):
+    """The hash is read in C as base-33 numerals (4,000 digits at a time), corrected for the
+    characters past ASCII, or summed per code point when most are: each way gives the fold."""
+    import random
+
+    rng = random.Random(length * 7 + len(alphabet))
+    for _ in range(20):
+        text = "".join(rng.choice(alphabet) for _ in range(length))
+        assert text_hash(text) == _folded(text)
