@@ -9,7 +9,6 @@ shows it for what it is.
 
 from __future__ import annotations
 
-import email.utils
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -54,6 +53,8 @@ def _retry_after(response) -> float | None:
     except ValueError:
         pass
     try:
+        import email.utils  # (only for a Retry-After date: 16 ms the window's start need not pay)
+
         when = email.utils.parsedate_to_datetime(raw)
     except (TypeError, ValueError):
         return None
