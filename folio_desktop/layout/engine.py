@@ -186,7 +186,7 @@ class Paginator:
         section.elements[first + 1:last] = between
         self.snapshot = snapshot
         self.forget(stretch)
-        if any(next(p.iter(_W + "footnoteReference", _W + "endnoteReference"), None) is not None for p in between):
+        if not _same_notes(gone, came, between, self.note_numbers):
             self.note_numbers = footnotes.number_notes(self.doc)
         self.open_comments = _open_comments(self.doc)
         return stretch
@@ -567,6 +567,27 @@ _POINT_MARKS = frozenset(_W + t for t in (
 
 def _breaks_section(p) -> bool:
     return p.find(f"{_W}pPr/{_W}sectPr") is not None
+
+
+def _same_notes(gone, came, between, numbers: dict) -> bool:
+    """Whether the note numbers stand after a stretch of paragraphs was replaced: it holds no note
+    reference, or as many as before (the story walk's note counts into and out of it are the same: a
+    split or a join moves none) and each one already numbered. Numbering them all again walks the
+    whole body (a tenth of a second on a 500-page contract with hundreds of footnotes)."""
+    refs = [ref for p in between for ref in p.iter(_W + "footnoteReference", _W + "endnoteReference")]
+    if not refs:
+        return True
+    if not gone or not came or gone[0].walk is None or gone[-1].walk is None or came[0].walk is None \
+            or came[-1].walk is None:
+        return False
+    if gone[0].walk[0][1:3] != came[0].walk[0][1:3] or gone[-1].walk[1][1:3] != came[-1].walk[1][1:3]:
+        return False
+    for ref in refs:
+        raw = ref.get(_W + "id", "")
+        kind = "footnote" if ref.tag.endswith("footnoteReference") else "endnote"
+        if raw.lstrip("-").isdigit() and (kind, int(raw)) not in numbers:
+            return False
+    return True
 
 
 def _open_comments(doc) -> dict:

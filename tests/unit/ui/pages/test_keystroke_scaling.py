@@ -108,3 +108,39 @@ def test_enter_and_backspace_do_the_same_work_on_a_ten_times_longer_contract(qtb
     qtbot.waitUntil(lambda: not view.relayout_pending, timeout=20_000)
     fresh = layout_document(window.reviewer.document, view=view.markup_view)
     assert [p.text(include_headers=True) for p in view.pages] == [p.text(include_headers=True) for p in fresh.pages]
+
+
+NVCA = ROOT.parent / "shared" / "corpus" / "contract_nvca_stock_purchase_agreement_27p.docx"
+
+
+def test_a_join_or_split_beside_footnotes_keeps_their_numbers_without_counting_them_again(qtbot, tmp_path,
+                                                                                          monkeypatch):
+    """Numbering the notes walks the whole body (a tenth of a second on a 500-page contract with
+    hundreds of footnotes); a split or a join moves no reference, so the numbers stand, and the pages
+    (footnotes and their numbers included) read as a fresh layout's."""
+    from folio_desktop.layout import footnotes
+
+    calls = []
+    number_notes = footnotes.number_notes
+    monkeypatch.setattr(footnotes, "number_notes", lambda doc: calls.append(1) or number_notes(doc))
+    window = desk(qtbot, tmp_path, NVCA)
+    view = window.view
+    qtbot.waitUntil(lambda: not view.relayout_pending, timeout=20_000)
+    blocks = window.reviewer.snapshot().blocks
+    body = window.reviewer.document.body
+    with_note = next(i for i, b in enumerate(blocks[:-1]) if b.element is not None and b.element.getparent() is body
+                     and b.table is None and "[^" in b.text and len(b.text) > 60
+                     and blocks[i + 1].element is not None and blocks[i + 1].element.getparent() is body
+                     and blocks[i + 1].table is None and blocks[i + 1].text.strip())
+    note_block, next_block = blocks[with_note], blocks[with_note + 1]
+    calls.clear()
+    assert view.selection.place_caret(Mark(note_block.id, 10, False))
+    qtbot.keyClick(view, Qt.Key_Return)  # a split before the note's reference
+    assert view.selection.place_caret(Mark(next_block.id, 0, False))
+    qtbot.keyClick(view, Qt.Key_Backspace)  # the document's own mark: struck, the two read as one
+    assert any(len(b.paragraphs) == 2 and next_block.element in b.paragraphs for b in window.reviewer.snapshot().blocks)
+    view.viewport().repaint()
+    assert calls == []
+    qtbot.waitUntil(lambda: not view.relayout_pending, timeout=20_000)
+    fresh = layout_document(window.reviewer.document, view=view.markup_view)
+    assert [p.text(include_headers=True) for p in view.pages] == [p.text(include_headers=True) for p in fresh.pages]
