@@ -42,6 +42,7 @@ from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
+from .comment_commands import CommentCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
 from .settings_dialog import SettingsDialog
@@ -132,7 +133,9 @@ class ReviewWindow(QMainWindow):
 
         self.panes = self._panes()
         self.commands = DeskCommands(self)
+        self.comment_commands = CommentCommands(self)  # new, edited and deleted comments
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        self.comment_commands.install_menu()
         self.commands.install_editing()
         self.indicators = StatusIndicators(self)  # the status bar's page, zoom and Track Changes
         self._connect()

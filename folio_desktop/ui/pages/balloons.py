@@ -1,6 +1,7 @@
 """Comment balloons: each thread in the markup area right of its page, with its number, author,
-date, full text and replies, a leader line to where its range starts, and Reply / Resolve /
-Reopen buttons that act in place.
+date, full text and replies, a leader line to where its range starts, Reply / Resolve / Reopen
+buttons that act in place, and Delete (Edit too on the lawyer's own) that the window acts on. A
+comment being written, new (ReviewIndex.draft) or edited, shows its field in its balloon.
 
 Stacking, per page: a balloon wants to sit level with the line its range starts on; one that would
 overlap the balloon above is pushed down, and a stack that runs past the foot of the page is pulled
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from ...layout import Page
 from ..wording import short_date
-from .geometry import MARKUP_WIDTH, text_edges
+from .geometry import DRAFT_ID, MARKUP_WIDTH, text_edges
 from .text_flow import TextPos
 
 MARGIN_X = 14.0  # between the sheet's edge and a balloon: room for the leader's last leg
@@ -44,6 +45,7 @@ META = QColor("#5f6368")
 LINK = QColor("#1a56c4")
 LEADER = QColor("#d4a514")
 EDITOR_H = 22.0
+COMPOSER_LINES = 4  # the least a new or edited comment's field shows
 
 
 @dataclass
@@ -59,6 +61,8 @@ class Balloon:
     parts: list = field(default_factory=list)  # (rect, role, text) to draw, in page coordinates
     buttons: dict = field(default_factory=dict)  # "reply" | "resolve" | "reopen" -> page rect
     editor: QRectF | None = None  # where the inline reply editor goes
+    composer: QRectF | None = None  # where a new or edited comment's field goes (in place of its text)
+    comments: dict = field(default_factory=dict)  # comment id (the thread's, a reply's) -> its rect
 
     @property
     def resolved(self) -> bool:
@@ -100,28 +104,41 @@ def _one_line(role: str, text: str, width: float) -> str:
 
 # -- building one balloon ----------------------------------------------------------------------------------
 
-def _build(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool) -> Balloon:
+def _build(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool,
+           composing: int | None = None, own: bool = False) -> Balloon:
     """A balloon at x = 0, y = 0 (moved into place later): its parts, buttons and height. Built once
-    per thread content and state: a relayout after each keystroke paints the same balloons again."""
+    per thread content and state: a relayout after each keystroke paints the same balloons again.
+    `composing`: the comment of the thread whose text is being written (DRAFT_ID: a new one), drawn
+    as a field with Post or Save and Cancel; `own`: the thread is the lawyer's (offers Edit)."""
     key = (thread.id, thread.author, thread.date, thread.text, thread.done,
-           tuple((r.author, r.date, r.text) for r in thread.replies), number, compact, active, replying, interactive)
+           tuple((r.id, r.author, r.date, r.text) for r in thread.replies), number, compact, active, replying,
+           interactive, composing, own)
     built = _BUILT.get(key)
     if built is None:
         if len(_BUILT) > 2048:
             _BUILT.clear()
-        built = _BUILT[key] = _build_new(thread, number, compact, active, replying, interactive)
+        built = _BUILT[key] = _build_new(thread, number, compact, active, replying, interactive, composing, own)
     return replace(built, thread=thread)
 
 
 _BUILT: dict = {}
 
 
-def _build_new(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool) -> Balloon:
+def _composer_height(text: str, width: float) -> float:
+    line = _metrics("body").height()
+    return max(_wrapped_height("body", text or " ", width) + line, COMPOSER_LINES * line) + 8
+
+
+def _build_new(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool,
+               composing: int | None, own: bool) -> Balloon:
     inner = WIDTH - 2 * PAD
     parts: list = []
+    regions: dict = {}
+    composer = None
     y = PAD
-    badge_w = max(_metrics("badge").horizontalAdvance(str(number)) + 8, 16.0)
-    parts.append((QRectF(PAD, y, badge_w, HEADER - 2), "badge", str(number)))
+    badge = str(number) if thread.id != DRAFT_ID else "New"
+    badge_w = max(_metrics("badge").horizontalAdvance(badge) + 8, 16.0)
+    parts.append((QRectF(PAD, y, badge_w, HEADER - 2), "badge", badge))
     date = short_date(thread.date)
     if compact and thread.replies:
         date = f"{date} · {len(thread.replies)} repl{'y' if len(thread.replies) == 1 else 'ies'}".lstrip(" ·")
@@ -138,10 +155,14 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
         parts.append((QRectF(PAD, y, inner, line), "body_line", _one_line("body", text, inner)))
         y += line
     else:
-        if text:
+        if composing == thread.id:
+            composer = QRectF(PAD, y, inner, _composer_height(thread.text, inner))
+            y += composer.height()
+        elif text:
             h = _wrapped_height("body", text, inner)
             parts.append((QRectF(PAD, y, inner, h), "body", text))
             y += h
+        regions[thread.id] = QRectF(0, 0, WIDTH, y)
         for reply in thread.replies:
             y += 5
             head = " · ".join(p for p in (reply.author or "(no author)", short_date(reply.date)) if p)
@@ -151,21 +172,29 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
             top = y
             y += head_h + 1
             body = reply.text.strip()
-            if body:
+            if composing == reply.id:
+                composer = QRectF(PAD + 9, y, inner - 9, _composer_height(reply.text, inner - 9))
+                y += composer.height()
+            elif body:
                 h = _wrapped_height("body", body, inner - 9)
                 parts.append((QRectF(PAD + 9, y, inner - 9, h), "body", body))
                 y += h
             parts.append((QRectF(PAD + 2, top, 1.5, y - top), "rule", ""))
+            regions[reply.id] = QRectF(0, top, WIDTH, y - top)
     buttons: dict = {}
     editor = None
     if interactive and not compact:
-        if replying:
+        if replying and composing is None:
             y += 5
             editor = QRectF(PAD, y, inner, EDITOR_H)
             y += EDITOR_H
         y += 5
         right = WIDTH - PAD
-        names = (("resolve", "Resolve") if not thread.done else ("reopen", "Reopen"), ("reply", "Reply"))
+        if composing is not None:
+            names = (("post", "Post") if thread.id == DRAFT_ID else ("save", "Save"), ("cancel", "Cancel"))
+        else:
+            names = (("resolve", "Resolve") if not thread.done else ("reopen", "Reopen"), ("reply", "Reply"),
+                     ("delete", "Delete"), *((("edit", "Edit"),) if own else ()))
         for name, label in names:
             w = _metrics("button").horizontalAdvance(label) + 10
             buttons[name] = QRectF(right - w, y, w, 17)
@@ -174,7 +203,7 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
         y += 17
     y += PAD
     return Balloon(QRectF(0, 0, WIDTH, y), thread.id, number, thread=thread, compact=compact, active=active,
-                   parts=parts, buttons=buttons, editor=editor)
+                   parts=parts, buttons=buttons, editor=editor, composer=composer, comments=regions)
 
 
 def _moved(b: Balloon, x: float, y: float) -> Balloon:
@@ -182,7 +211,9 @@ def _moved(b: Balloon, x: float, y: float) -> Balloon:
     dx, dy = x - b.rect.x(), y - b.rect.y()
     return replace(b, rect=b.rect.translated(dx, dy), parts=[(r.translated(dx, dy), role, text) for r, role, text in b.parts],
                    buttons={k: r.translated(dx, dy) for k, r in b.buttons.items()},
-                   editor=b.editor.translated(dx, dy) if b.editor is not None else None)
+                   editor=b.editor.translated(dx, dy) if b.editor is not None else None,
+                   composer=b.composer.translated(dx, dy) if b.composer is not None else None,
+                   comments={k: r.translated(dx, dy) for k, r in b.comments.items()})
 
 
 # -- a page's balloons ---------------------------------------------------------------------------------
@@ -206,18 +237,48 @@ def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
             tid = marks.thread_of(cid)
             if tid is None or tid in found or (cid != str(tid) and str(tid) in ranged):
                 continue
-            k = next((k for k in range(frag.first_line, frag.last_line + 1) if start < para.lines[k].end),
-                     frag.last_line)
-            x = para.layout.lineAt(k).cursorToX(start)
-            x = float(x[0] if isinstance(x, tuple) else x)
-            line = para.lines[k]
-            found[tid] = (frag.y + line.y, frag.x + para.x + x, line.height)
+            found[tid] = _spot(frag, start)
     return found
+
+
+def _spot(frag, display: int) -> tuple[float, float, float]:
+    """(line top, x, line height) of a display offset in a fragment."""
+    para = frag.para
+    k = next((k for k in range(frag.first_line, frag.last_line + 1) if display < para.lines[k].end), frag.last_line)
+    x = para.layout.lineAt(k).cursorToX(display)
+    x = float(x[0] if isinstance(x, tuple) else x)
+    line = para.lines[k]
+    return frag.y + line.y, frag.x + para.x + x, line.height
+
+
+def _draft_spot(page: Page, draft) -> tuple[float, float, float] | None:
+    """Where a comment being written points, when its place is on this page."""
+    for frag in page.fragments:
+        if frag.block_id != draft.block_id:
+            continue
+        accepted = frag.para.accepted
+        display = next((i for i, a in enumerate(accepted) if a >= draft.offset), len(accepted))
+        lo, hi = frag.display_range
+        if lo <= display < hi or (display == hi and frag.last_line == len(frag.para.lines) - 1):
+            return _spot(frag, display)
+    return None
+
+
+def _composing(thread, marks) -> int | None:
+    """The comment of this thread whose text is being written in its balloon, if any."""
+    if thread.id == DRAFT_ID:
+        return DRAFT_ID
+    editing = marks.editing
+    return editing if editing is not None and (editing == thread.id or any(
+        r.id == editing for r in thread.replies)) else None
 
 
 def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     """Every balloon of the page, stacked without overlap inside the page's height."""
     placed = anchors(page, marks)
+    spot = _draft_spot(page, marks.draft) if marks.draft is not None else None
+    if spot is not None:
+        placed[DRAFT_ID] = spot
     if not placed:
         return []
     items = sorted(((marks.thread(tid), a) for tid, a in placed.items() if marks.thread(tid) is not None),
@@ -227,9 +288,11 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
 
     def build(thread, crowded: bool) -> Balloon:
         active = thread.id == marks.active
-        compact = not active and (crowded or thread.done)
+        composing = _composing(thread, marks)
+        compact = not active and composing is None and (crowded or thread.done)
+        own = bool(marks.author) and thread.author == marks.author
         return _build(thread, marks.numbers.get(thread.id, 0), compact, active,
-                      marks.replying == thread.id, marks.interactive)
+                      marks.replying == thread.id, marks.interactive, composing, own)
 
     balloons = [build(t, False) for t, _a in items]
     wants = [a[0] + a[2] / 2 - (PAD + HEADER / 2) for _t, a in items]
@@ -383,10 +446,11 @@ def _paint_balloon(painter: QPainter, b: Balloon) -> None:
         else:
             painter.setPen(META if role in ("meta", "more") else text_colour)
         _draw(painter, rect, role, text)
-    if b.editor is not None:  # the live editor covers this; printed it would be an empty box
-        painter.fillRect(b.editor, Qt.white)
-        painter.setPen(QPen(BORDER, 0.8))
-        painter.drawRect(b.editor)
+    for field_rect in (b.editor, b.composer):  # the live editor covers this; printed it would be an empty box
+        if field_rect is not None:
+            painter.fillRect(field_rect, Qt.white)
+            painter.setPen(QPen(BORDER, 0.8))
+            painter.drawRect(field_rect)
 
 
 # -- interaction ------------------------------------------------------------------------------------------
@@ -425,6 +489,7 @@ class BalloonLayer(QObject):
 
     replyRequested = Signal(int, str)
     resolveRequested = Signal(int, bool)
+    actionRequested = Signal(int, str)  # (thread id, a button the window acts on: post, save, cancel, delete, edit)
 
     def __init__(self, view) -> None:
         super().__init__(view)
@@ -492,6 +557,9 @@ class BalloonLayer(QObject):
         elif button in ("resolve", "reopen"):
             self.close_editor()
             self.resolveRequested.emit(thread_id, button == "resolve")
+        elif button is not None:
+            self.close_editor()
+            self.actionRequested.emit(thread_id, button)
         else:
             if self.marks.replying != thread_id:
                 self.close_editor()

@@ -15,6 +15,7 @@ from ...layout import Page
 
 GAP = 16.0  # screen pixels around and between pages
 MARKUP_WIDTH = 288.0  # layout px (3 in) of the markup area right of each page, when comments show
+DRAFT_ID = -(2**31)  # the balloon of a comment still being written (no comment has this id; fits a Qt int)
 
 
 class PageStrip:

@@ -206,7 +206,7 @@ def test_balloons_show_author_date_text_and_replies_beside_the_page(view):
         for reply in thread.replies:
             assert reply.text.strip() in shown_texts
             assert any(t.startswith(reply.author) for t in shown_texts)
-        assert set(b.buttons) == {"reply", "resolve"}
+        assert set(b.buttons) == {"reply", "resolve", "delete"}  # no Edit: none of them is the lawyer's
     # the pixels: the markup area is beside the sheet, each balloon's numbered marker is drawn
     image = view.render_page(1)
     page = layout.pages[0]
