@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMenu
 
 from ..pages.geometry import DRAFT_ID
 from ..pages.input import owns_keyboard
-from ..pages.marks import COMMENT_VIEWS
+from ..pages.marks import COMMENT_VIEWS, accepted_offset
 from ..panels.comment_editor import CommentComposer
 
 
@@ -85,19 +85,33 @@ class CommentCommands(QObject):
             self._status("Click in the text to comment on, or select it, first.")
             return False
         self._target = target
-        if view.markup_view not in COMMENT_VIEWS:  # No Markup and Original show no balloons
+        if view.markup_view not in COMMENT_VIEWS:  # No Markup and Original show no balloons: Simple does
+            if self._waiting is None:
+                view.layoutFinished.connect(self._open_waiting)
             self._waiting = target
-            view.layoutFinished.connect(self._open_waiting)
             window.set_markup_view("simple", remember=False)
+            self._status("Comments show beside the pages in Simple Markup.")
             return True
         self._open_draft()
         return True
 
     def _target_range(self) -> tuple[str, int, int] | None:
+        """What a new comment is on: the selection; one across paragraphs, the part of the first
+        (a comment's range is one paragraph's here); no selection, the word at the caret (as in Word),
+        or its paragraph between words. Selected in the pages, so the lawyer sees it."""
         view = self.window.view
         selection = view.selection
         found = selection.selection_block_range()
         if found is None and selection.caret is not None and view.flow.entries:
+            first = min(selection.anchor or selection.caret, selection.caret)
+            if first != selection.caret or first != selection.anchor:  # across paragraphs
+                frag = view.flow.frag(first)
+                block = self.window.reviewer.snapshot().block(frag.block_id) if frag.block_id else None
+                start = accepted_offset(frag.para, first.offset)
+                if block is not None and start < len(block.text) and selection.select_range(block.id, start,
+                                                                                            len(block.text)):
+                    self._status("A comment covers one paragraph: this one is on the selected part of the first.")
+                    return block.id, start, len(block.text)
             selection.select(*view.flow.word_at(selection.caret))  # as in Word: the word at the caret
             found = selection.selection_block_range()
         if found is None and selection.caret_block_id() is not None:  # between words: the paragraph

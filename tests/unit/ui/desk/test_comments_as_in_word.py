@@ -209,6 +209,54 @@ def test_a_first_comment_opens_the_markup_area_and_cancel_closes_it(qtbot, tmp_p
     qtbot.waitUntil(lambda: balloon(view, reviewer.get_comments()[0].id) is not None, timeout=5_000)
 
 
+def test_in_no_markup_a_new_comment_shows_the_balloons_in_simple_markup(qtbot, desk):
+    view, reviewer = desk.view, desk.reviewer
+    qtbot.keyClick(view, Qt.Key_3, Qt.ControlModifier | Qt.AltModifier)  # No Markup: no balloons
+    qtbot.waitUntil(lambda: view.markup_view == "none" and view.is_laid_out, timeout=5_000)
+    block_id = reviewer.get_comments()[0].block_id
+    click_in_word(qtbot, desk, block_id, "word")
+    field = new_comment_keys(qtbot, desk)
+    assert view.markup_view == "simple" and desk.markup_simple_action.isChecked()
+    assert view.selection.selection_text() == "word"
+    qtbot.keyClicks(field, "Seen in Simple Markup.")
+    qtbot.keyClick(field, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not field.isVisible(), timeout=2_000)
+    assert [(c.text, c.anchored_text) for c in reviewer.get_comments() if c.author == LAWYER] == \
+        [("Seen in Simple Markup.", "word")]
+
+
+def test_a_selection_across_paragraphs_comments_the_part_of_the_first(qtbot, tmp_path):
+    window = open_desk(qtbot, tmp_path, PILOT)
+    view, reviewer = window.view, window.reviewer
+    blocks = [b for b in reviewer.snapshot().content_blocks if len(b.text.split()) > 5]
+    first = blocks[0]
+    word = first.text.split()[-2]
+    click_in_word(qtbot, window, first.id, word)
+    for _ in range(3):
+        qtbot.keyClick(view, Qt.Key_Down, Qt.ShiftModifier)
+    assert view.selection.selection_block_range() is None  # across paragraphs
+    field = new_comment_keys(qtbot, window)
+    qtbot.keyClicks(field, "Across.")
+    qtbot.keyClick(field, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not field.isVisible(), timeout=2_000)
+    [comment] = reviewer.get_comments()
+    assert comment.block_id == first.id and first.text.endswith(comment.anchored_text)
+    assert word[len(word) // 2:] in comment.anchored_text and len(comment.anchored_text) < len(first.text)
+
+
+def test_ctrl_z_in_the_field_takes_back_typing_not_the_document(qtbot, desk):
+    view, reviewer = desk.view, desk.reviewer
+    thread = reviewer.get_comments()[0]
+    desk.commands.resolve_comment(thread.id)  # an undo step the field's Ctrl+Z must not take
+    click_in_word(qtbot, desk, thread.block_id, "word")
+    field = new_comment_keys(qtbot, desk)
+    qtbot.keyClicks(field, "Typed")
+    qtbot.keyClick(field, Qt.Key_Z, Qt.ControlModifier)
+    assert field.toPlainText() == "" and field.isVisible()
+    assert next(t for t in reviewer.get_comments() if t.id == thread.id).done
+    assert desk.undo_action.text().endswith("Resolve comment")
+
+
 # -- deleting -----------------------------------------------------------------------------------------------
 
 
