@@ -245,7 +245,7 @@ def test_a_selection_across_paragraphs_comments_the_part_of_the_first(qtbot, tmp
 
 
 def test_ctrl_z_in_the_field_takes_back_typing_not_the_document(qtbot, desk):
-    view, reviewer = desk.view, desk.reviewer
+    reviewer = desk.reviewer
     thread = reviewer.get_comments()[0]
     desk.commands.resolve_comment(thread.id)  # an undo step the field's Ctrl+Z must not take
     click_in_word(qtbot, desk, thread.block_id, "word")
