@@ -38,8 +38,8 @@ class CommentCommands(QObject):
         self._waiting = None  # a new comment waiting for the pages to show balloons
         view.balloons.actionRequested.connect(self._balloon_button)
         window.comments.deleteRequested.connect(self.delete_comment)
-        window.documentOpened.connect(lambda _path: self._sync_author())
-        window.documentChanged.connect(self._sync_author)
+        window.documentOpened.connect(lambda _path: self.sync_author())
+        window.documentChanged.connect(self.sync_author)
         # kept to compare with: asking a view being destroyed for its viewport would raise
         self._view, self._viewport = view, view.viewport()
         self._viewport.installEventFilter(self)
@@ -56,8 +56,13 @@ class CommentCommands(QObject):
     def _status(self, message: str, timeout: int = 5000) -> None:
         self.window.statusBar().showMessage(message, timeout)
 
-    def _sync_author(self) -> None:
-        self.window.view.marks.author = self.window.settings.author  # the balloons offer Edit on these
+    def sync_author(self) -> None:
+        """The lawyer's name, for the balloons (their own comments offer Edit): at each document, each
+        change, and when Settings change it."""
+        view = self.window.view
+        if view.marks.author != self.window.settings.author:
+            view.marks.author = self.window.settings.author
+            view.viewport().update()  # the balloons offer Edit on these
 
     def _comments(self) -> dict:
         reviewer = self.window.reviewer
@@ -129,7 +134,7 @@ class CommentCommands(QObject):
             self._open_draft()
 
     def _open_draft(self) -> None:
-        self._sync_author()
+        self.sync_author()
         block_id, start, _end = self._target
         self.composer.start_new(block_id, start, self.window.settings.author)
 
@@ -155,7 +160,7 @@ class CommentCommands(QObject):
             self._status(f"Only your own comments can be edited; this one is {comment.author or 'unsigned'}'s. "
                          "Reply to it instead.", 8000)
             return False
-        self._sync_author()
+        self.sync_author()
         self.composer.start_edit(comment.id, comment.parent_id or comment.id, comment.text)
         return True
 

@@ -460,6 +460,7 @@ class ReviewWindow(QMainWindow):
             self.review_actions.set_author(self.settings.author)
         if self.audit is not None:
             self.audit.who = self.settings.author
+        self.comment_commands.sync_author()
 
     def update_title(self) -> None:
         name = self.display_name if self.reviewer is not None else "No document"

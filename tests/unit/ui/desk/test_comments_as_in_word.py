@@ -415,3 +415,22 @@ def test_the_lawyer_edits_their_own_comment_in_place_and_no_one_elses(qtbot, des
     assert not field.isVisible() and view.marks.editing is None
     assert "Only your own comments can be edited" in desk.statusBar().currentMessage()
     assert next(c for c in reviewer.get_comments() if c.id == others.id).text == others.text
+
+
+def test_a_range_starting_between_paragraphs_deletes_and_undoes_as_one_step(qapp):
+    # docx4j's comment 1 starts its range in the body between paragraphs: the engine cannot record
+    # that place, so the step keeps the whole document (ReviewActions' checkpoint) and still undoes
+    from folio_desktop.ui.review_actions import ReviewActions
+
+    rev = DocxReviewer.open(CORPUS / "docx4j_invoice_databinding_sdt_comments.docx", author=LAWYER)
+    actions = ReviewActions(rev, LAWYER)
+    before, saved = state(rev), rev.to_bytes()
+    assert actions.perform("Delete comment", lambda: rev.delete_comments([1])) == [1]
+    assert [t.id for t in rev.get_comments()] == [0]
+    body = rev.document.body
+    assert not [el for el in body.iter() if el.get(f"{{{body.nsmap['w']}}}id") == "1" and "comment" in el.tag]
+    assert actions.undo_stack.count() == 1
+    actions.undo_stack.undo()
+    assert state(rev) == before and rev.to_bytes() == saved
+    actions.undo_stack.redo()
+    assert [t.id for t in rev.get_comments()] == [0]
