@@ -108,9 +108,9 @@ class CommentCommands(QObject):
         selection = view.selection
         found = selection.selection_block_range()
         if found is None and selection.caret is not None and view.flow.entries:
-            first = min(selection.anchor or selection.caret, selection.caret)
-            if first != selection.caret or first != selection.anchor:  # across paragraphs
-                frag = view.flow.frag(first)
+            first, last = sorted((selection.anchor or selection.caret, selection.caret))
+            frag = view.flow.frag(first)
+            if frag.block_id != view.flow.frag(last).block_id:  # across paragraphs
                 block = self.window.reviewer.snapshot().block(frag.block_id) if frag.block_id else None
                 start = accepted_offset(frag.para, first.offset)
                 if block is not None and start < len(block.text) and selection.select_range(block.id, start,
