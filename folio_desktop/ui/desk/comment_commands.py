@@ -9,7 +9,7 @@ and one entry in the audit log.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtWidgets import QMenu
 
 from ..pages.geometry import DRAFT_ID
@@ -244,26 +244,39 @@ class CommentCommands(QObject):
         elif name == "edit":
             self.edit_comment(thread_id)
 
-    def _context_menu(self, event) -> bool:
-        view = self.window.view
-        found = view.balloons.hit(event.pos())
-        balloon = found[1] if found is not None else None
-        if balloon is None or balloon.hidden or balloon.comment_id == DRAFT_ID:
-            return False
-        at = view.viewport_to_page(event.pos())[1]
+    def _comment_at(self, point) -> tuple | None:
+        """(page number, balloon, comment) under a viewport point: a reply where its lines are, else
+        the thread's first comment; None off the balloons (or on one's buttons, or a comment being written)."""
+        view = self._view
+        found = view.balloons.hit(point)
+        if found is None or found[1] is None or found[2] is not None:
+            return None
+        number, balloon, _button = found
+        if balloon.hidden or balloon.comment_id == DRAFT_ID or balloon.composer is not None:
+            return None
+        at = view.viewport_to_page(point)[1]
         comment_id = next((cid for cid, rect in balloon.comments.items() if cid != balloon.comment_id
                            and rect.contains(at)), balloon.comment_id)
         comment = self._comments().get(comment_id)
-        if comment is None:
+        return (number, balloon, comment) if comment is not None else None
+
+    def _context_menu(self, event) -> bool:
+        view = self._view
+        found = self._comment_at(QPointF(event.pos()))
+        if found is None:
             return False
+        number, balloon, comment = found
+        comment_id = comment.id
         view.balloons.show_comment(balloon.comment_id, scroll=False)
+        if self.menu is not None:
+            self.menu.deleteLater()  # one menu at a time, not one more per right-click
         menu = QMenu(view)
         menu.setObjectName("comment_menu")
         edit = menu.addAction("&Edit comment", lambda: self.edit_comment(comment_id))
         edit.setEnabled(comment.author == self.window.settings.author)
         menu.addAction("&Delete comment", lambda: self.delete_comment(comment_id))
         menu.addSeparator()
-        menu.addAction("&Reply", lambda: view.balloons.open_editor(balloon.comment_id, found[0]))
+        menu.addAction("&Reply", lambda: view.balloons.open_editor(balloon.comment_id, number))
         thread = balloon.thread
         resolve = self.window.commands.resolve_comment
         menu.addAction("Re&open" if thread.done else "Re&solve", lambda: resolve(thread.id, not thread.done))
@@ -273,11 +286,15 @@ class CommentCommands(QObject):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
-        if kind not in (QEvent.MouseButtonPress, QEvent.ContextMenu, QEvent.KeyPress):
+        if kind not in (QEvent.MouseButtonPress, QEvent.MouseButtonDblClick, QEvent.ContextMenu, QEvent.KeyPress):
             return False
         view = self._view
         if watched is self._viewport:
-            if kind == QEvent.MouseButtonPress:
+            if kind == QEvent.MouseButtonDblClick and event.button() == Qt.LeftButton:
+                found = self._comment_at(event.position())
+                if found is not None and found[2].author == self.window.settings.author:
+                    return self.edit_comment(found[2].id)  # as in Word: into one's own comment's text
+            elif kind == QEvent.MouseButtonPress:
                 found = view.balloons.hit(event.position())
                 balloon = found[1] if found is not None else None
                 self.picked = balloon.comment_id if balloon is not None and found[2] is None and not balloon.hidden \

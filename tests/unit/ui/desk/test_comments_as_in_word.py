@@ -434,3 +434,23 @@ def test_a_range_starting_between_paragraphs_deletes_and_undoes_as_one_step(qapp
     assert state(rev) == before and rev.to_bytes() == saved
     actions.undo_stack.redo()
     assert [t.id for t in rev.get_comments()] == [0]
+
+
+def test_a_double_click_on_ones_own_comment_edits_it_and_on_anothers_does_not(qtbot, desk):
+    view, reviewer = desk.view, desk.reviewer
+    others = reviewer.get_comments()[0]
+    mine_id = desk.commands.add_comment("Double-click me.", (others.block_id, 0, 4))
+    field = desk.comment_commands.composer.field
+    number, b = balloon(view, others.id)
+    qtbot.mouseDClick(view.viewport(), Qt.LeftButton,
+                      pos=page_point_to_viewport(view, number, b.comments[others.id].center()))
+    assert not field.isVisible() and view.marks.editing is None
+    number, b = balloon(view, mine_id)
+    qtbot.mouseDClick(view.viewport(), Qt.LeftButton,
+                      pos=page_point_to_viewport(view, number, b.comments[mine_id].center()))
+    qtbot.waitUntil(lambda: field.isVisible() and field.hasFocus(), timeout=2_000)
+    assert view.marks.editing == mine_id and field.toPlainText() == "Double-click me."
+    qtbot.keyClicks(field, " Done.")
+    qtbot.keyClick(field, Qt.Key_Enter, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not field.isVisible(), timeout=2_000)
+    assert next(c for c in reviewer.get_comments() if c.id == mine_id).text == "Double-click me. Done."
