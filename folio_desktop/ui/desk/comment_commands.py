@@ -276,7 +276,7 @@ class CommentCommands(QObject):
         edit.setEnabled(comment.author == self.window.settings.author)
         menu.addAction("&Delete comment", lambda: self.delete_comment(comment_id))
         menu.addSeparator()
-        menu.addAction("&Reply", lambda: view.balloons.open_editor(balloon.comment_id, number))
+        menu.addAction("&Reply", lambda: (self.composer.close(), view.balloons.open_editor(balloon.comment_id, number)))
         thread = balloon.thread
         resolve = self.window.commands.resolve_comment
         menu.addAction("Re&open" if thread.done else "Re&solve", lambda: resolve(thread.id, not thread.done))
@@ -299,6 +299,12 @@ class CommentCommands(QObject):
                 balloon = found[1] if found is not None else None
                 self.picked = balloon.comment_id if balloon is not None and found[2] is None and not balloon.hidden \
                     and balloon.comment_id != DRAFT_ID else None
+                if found is not None and found[2] == "reply" and self.composer.is_open:
+                    # one field at a time: the reply's. Opened here, as the balloons move once the
+                    # comment being written is gone (the press would miss the Reply it was on)
+                    self.composer.close()
+                    view.balloons.open_editor(balloon.comment_id, found[0])
+                    return True
             elif kind == QEvent.ContextMenu:
                 return self._context_menu(event)
         elif watched is view and kind == QEvent.KeyPress:

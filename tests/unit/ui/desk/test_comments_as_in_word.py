@@ -454,3 +454,16 @@ def test_a_double_click_on_ones_own_comment_edits_it_and_on_anothers_does_not(qt
     qtbot.keyClick(field, Qt.Key_Enter, Qt.ControlModifier)
     qtbot.waitUntil(lambda: not field.isVisible(), timeout=2_000)
     assert next(c for c in reviewer.get_comments() if c.id == mine_id).text == "Double-click me. Done."
+
+
+def test_replying_closes_a_comment_being_written(qtbot, desk):
+    view, reviewer = desk.view, desk.reviewer
+    thread = reviewer.get_comments()[2]
+    click_in_word(qtbot, desk, reviewer.get_comments()[0].block_id, "word")
+    field = new_comment_keys(qtbot, desk)
+    qtbot.keyClicks(field, "Dropped for a reply.")
+    number, b = balloon(view, thread.id)
+    click_page(qtbot, view, number, b.buttons["reply"].center())
+    assert not field.isVisible() and view.marks.draft is None
+    assert view.balloons.editor.isVisible() and view.balloons.editor.hasFocus()
+    assert all(c.author != LAWYER for c in reviewer.all_comments())
