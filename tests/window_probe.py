@@ -6,17 +6,19 @@ X key and mouse events (xdotool under Xvfb), which need screen coordinates and c
 
 The state file is rewritten (atomically) every 100 ms once the pages are laid out:
   window      the top-level X window id, and whether Qt sees the window as active
-  focus       which pane holds the keyboard: pages, reply editor, find bar, outline, changes,
-              comments, chat, dialog, other or none
+  focus       which pane holds the keyboard: pages, reply editor, comment field, find bar, outline,
+              changes, comments, chat, dialog, other or none
   word        the screen point in the middle of "word" in the first paragraph
   reply       the screen point of the Reply button of the first thread's balloon
+  balloon     the screen point of the first thread's balloon header (its author and date)
   selection   the selected (block id, start, end) in the pages, or null
   field       the object name of the widget that holds the keyboard ("findWhat" in Find and Replace)
   status      the message the status bar shows
   keys        how many keys (modifiers aside) the app has received, a shortcut's too: after a key,
               wait for this to grow before reading what the key did
-  version, saves, replies
-              the document's version, how many times it was saved, each thread's number of replies
+  version, saves, replies, comments
+              the document's version, how many times it was saved, each thread's number of replies,
+              every comment's id
 """
 
 from __future__ import annotations
@@ -66,6 +68,16 @@ def reply_point(view, thread_id: int) -> list[int] | None:
     return None
 
 
+def balloon_point(view, thread_id: int) -> list[int] | None:
+    from PySide6.QtCore import QPointF
+
+    for page in view.pages:
+        for balloon in view.marks.balloons(page):
+            if balloon.comment_id == thread_id and not balloon.hidden:
+                return _point(view, page.number, QPointF(balloon.rect.center().x(), balloon.rect.top() + 8))
+    return None
+
+
 def focus_name(window) -> str:
     from PySide6.QtWidgets import QApplication
 
@@ -76,6 +88,9 @@ def focus_name(window) -> str:
         return "dialog"
     if focus is window.view.balloons.editor:
         return "reply editor"
+    comments = getattr(window, "comment_commands", None)
+    if comments is not None and focus is comments.composer.field:
+        return "comment field"
     if focus is window.view:
         return "pages"
     for name, area in (("find bar", window.find_bar), ("outline", window.outline), ("changes", window.changes),
@@ -125,10 +140,12 @@ def state(window, keys: KeyCounter) -> dict:
         "status": window.statusBar().currentMessage(),
         "word": word_point(view),
         "reply": reply_point(view, threads[0].id) if threads else None,
+        "balloon": balloon_point(view, threads[0].id) if threads else None,
         "selection": view.selection.selection_block_range(),
         "version": reviewer.document.version if reviewer is not None else None,
         "saves": sum(1 for e in (window.audit.entries if window.audit else []) if e["kind"] == "save"),
         "replies": {str(t.id): len(t.replies) for t in threads},
+        "comments": sorted(c.id for c in reviewer.all_comments()) if reviewer is not None else [],
         "author": window.settings.author,
         "keys": keys.count,
     }

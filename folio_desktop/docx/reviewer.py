@@ -289,6 +289,40 @@ class DocxReviewer:
 
         return self._recorded_comment_change(resolve, [])
 
+    def delete_comments(self, comment_ids) -> list[int]:
+        """Delete comments as one change (undone as one): a thread's first comment takes its replies
+        with it, a reply goes alone; their range markers, reference marks and entries in every comment
+        part go too. Returns the ids deleted, replies included (empty when none of them exists)."""
+        comments = {c.id: c for c in self.all_comments()}
+        doomed: list[int] = []
+        for comment in filter(None, (comments.get(int(i)) for i in comment_ids)):
+            doomed.append(comment.id)
+            if comment.parent_id is None:
+                doomed.extend(r.id for r in comment.replies)
+        doomed = list(dict.fromkeys(doomed))
+        if not doomed:
+            return []
+        store = self._comment_store()
+
+        def delete() -> list[int]:
+            gone = store.delete(doomed)
+            self.document.invalidate()
+            return gone
+
+        return self._recorded_comment_change(delete, store.places(doomed))
+
+    def edit_comment(self, comment_id, text: str) -> bool:
+        """Give a comment new text; its author, date, thread and range stay. False when there is no
+        such comment."""
+
+        def edit() -> bool:
+            done = self._comment_store().set_text(int(comment_id), text)
+            if done:
+                self.document.invalidate()
+            return done
+
+        return self._recorded_comment_change(edit, [])
+
     def _recorded_comment_change(self, change, where: list):
         """Make a change to the comments (and to the stories at `where`: (part, element) pairs) as
         one the engine records, so it undoes by what it touched; or, when a place cannot be kept that

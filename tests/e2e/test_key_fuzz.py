@@ -13,7 +13,8 @@ The oracle, checked after every key: the document changes only
   Reject, Accept / Reject and Move to Next, Track Changes), never from another window (the dialog);
 - by clicking a focused button with the keyboard (Space on the changes panel's Accept, say);
 - by a reply or a comment sent with Enter from a comment field (the balloon's reply editor, the
-  comments panel's fields): then only the comments change, never the body.
+  comments panel's fields, a new or edited comment's field with Ctrl+Enter), or a comment deleted
+  with Delete in the comments panel: then only the comments change, never the body.
 Anything else that changes the document fails the test, with the seed and the keys that led there.
 Modal dialogs, message boxes, file dialogs and menus answer "cancel" at once (a watchdog closes any
 that slips through and fails the test), and Close / Quit are disabled: the fuzz never blocks or ends
@@ -345,11 +346,16 @@ class Fuzz:
                            "paragraphs")
             self.edits += 1
             return
-        comment_fields = (view.balloons.editor, window.comments.reply_field, window.comments.add_field)
+        comment_fields = (view.balloons.editor, window.comments.reply_field, window.comments.add_field,
+                          window.comment_commands.composer.field)  # (the last sends with Ctrl+Enter)
         if focus in comment_fields and key in (Qt.Key_Return, Qt.Key_Enter):
             self.check(after[0] == before[0] and after[1] == before[1], "a comment sent with Enter changed the body")
             self.check(after_comments != before_comments, "Enter in a comment field changed something else")
             self.comments += 1
+            return
+        if focus is window.comments.tree and key == Qt.Key_Delete and "&Delete comment" in commands:
+            self.check(after[0] == before[0] and after[1] == before[1], "deleting a comment changed the body")
+            self.comments += 1  # the Comments panel's Delete key deletes the comment picked there
             return
         self.check(False, f"the document changed (actions {sorted(commands)}, keystrokes {recorder.keystrokes})")
 

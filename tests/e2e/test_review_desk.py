@@ -392,11 +392,15 @@ def test_comments_add_on_selection_reply_resolve_reopen_and_jump(qtbot, tmp_path
     qtbot.mouseClick(panel.resolve_button, Qt.LeftButton)
     assert not reviewer.get_comments()[0].done
 
-    # Add comment… (Ctrl+Alt+M) on another selection, through the dialog
+    # New comment (Ctrl+Alt+M) on another selection, written in its balloon beside the page
     other = block_containing(window, "License.  If the Product")
     window.view.selection.select_range(other.id, 0, len("License."))
-    on_dialog(type_and_accept("Which licence?"))
     key(qtbot, window, "Ctrl+Alt+M")
+    field = window.comment_commands.composer.field
+    qtbot.waitUntil(lambda: field.isVisible() and field.hasFocus(), timeout=5_000)
+    qtbot.keyClicks(field, "Which licence?")
+    qtbot.keyClick(field, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not field.isVisible(), timeout=2_000)
     assert [(c.text, c.anchored_text) for c in reviewer.get_comments()][-1] == ("Which licence?", "License.")
 
     # a click on the commented words in the pages selects the thread (its tab comes to the front)

@@ -122,7 +122,7 @@ def _in_paragraph(el: etree._Element) -> bool:
 
 
 class CommentStore(CommentIds):
-    """Adds, threads, resolves and removes comments in one Document's package."""
+    """Adds, threads, resolves, edits and removes comments in one Document's package."""
 
     def __init__(self, doc: Document, *, id_seed: int | None = None, shared: dict | None = None,
                  invalidate: bool = True):
@@ -435,7 +435,6 @@ class CommentStore(CommentIds):
             self._ensure_ex_entry(parent_para)
         date = date or utc_now()
         comments = self._comments_root(create=True)
-        declare_ignorable_namespace(comments, W14_NS, "w14")
         ext, ns = self._ext_root(create=True)
         ids = self._ids_root(create=True)
         if parent_para is not None:
@@ -443,6 +442,8 @@ class CommentStore(CommentIds):
         comment_id = self.allocate_id()
         comment = self._comment_element(comment_id, text, author, initials, date, self._used_para_ids())
         comments.append(comment)
+        # declared once the paraIds are in the tree: a declaration nothing uses yet is cleaned away
+        declare_ignorable_namespace(comments, W14_NS, "w14")
         para_id = self._para_id(comment)
         ex = etree.SubElement(ext, f"{{{ns}}}commentEx")
         ex.set(f"{{{ns}}}paraId", para_id)
@@ -547,6 +548,59 @@ class CommentStore(CommentIds):
         if self._invalidate:
             self.doc.invalidate()
         return True
+
+    def places(self, comment_ids) -> list[tuple[str, etree._Element]]:
+        """The range markers and reference runs of these comments in every story, in document order
+        ((part, element) pairs): where deleting them writes in the stories."""
+        wanted = {str(i) for i in comment_ids}
+        return [(part, el) for part, root in self._stories() for el in root.iter(*_COMMENT_TAGS)
+                if (el.get(_W_ID) or "").strip() in wanted]
+
+    def set_text(self, comment_id: int, text: str) -> bool:
+        """Give a comment new text (a paragraph per line), keeping its id, author, date and initials
+        and its last paragraph's paraId, which its commentsExtended and commentsIds entries name: its
+        thread, done flag and durable id stay. False when there is no such comment."""
+        comment = self._comment_index().get(comment_id)
+        if comment is None:
+            return False
+        kept = self._para_id(comment)
+        root = comment.getparent()
+        paras = self._comment_element(comment_id, text, "", None, "", self._used_para_ids()).findall(W_P)
+        if kept:
+            paras[-1].set(W14_PARA_ID, kept)
+        for child in list(comment):
+            comment.remove(child)
+        comment.extend(paras)
+        declare_ignorable_namespace(root, W14_NS, "w14")
+        self._dirty(root)
+        if self._invalidate:
+            self.doc.invalidate()
+        return True
+
+    def delete(self, comment_ids) -> list[int]:
+        """Remove these comments (remove()), returning the ids that were there. A reply left behind
+        whose commentEx names one of them as its parent is given that one's own parent first (or
+        none), so a thread of replies to replies keeps its root."""
+        index = self._comment_index()
+        doomed = [i for i in dict.fromkeys(comment_ids) if i in index]
+        gone = {self._para_id(index[i]) for i in doomed} - {None}
+        entries = list(self._ex_entries())
+        parent_of = {ex.get(f"{{{ns}}}paraId"): ex.get(f"{{{ns}}}paraIdParent") for ex, ns in entries}
+        for ex, ns in entries:
+            parent, seen = ex.get(f"{{{ns}}}paraIdParent"), set()
+            if parent not in gone or ex.get(f"{{{ns}}}paraId") in gone:
+                continue
+            while parent in gone and parent not in seen:
+                seen.add(parent)
+                parent = parent_of.get(parent)
+            if parent:
+                ex.set(f"{{{ns}}}paraIdParent", parent)
+            else:
+                del ex.attrib[f"{{{ns}}}paraIdParent"]
+            self._dirty(ex.getroottree().getroot())
+        for comment_id in doomed:
+            self.remove(comment_id)
+        return doomed
 
     def remove(self, comment_id: int) -> None:
         """Remove a comment everywhere: comments.xml, its commentEx/commentId/commentExtensible

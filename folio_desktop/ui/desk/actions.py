@@ -77,8 +77,14 @@ REVIEW = [
     ("reject_all_action", "Reject all c&hanges", "commands.reject_all", None,
      "Reject every change the changes panel shows"),
     "-",
-    ("add_comment_action", "Add &comment…", "commands.add_comment_dialog", "Ctrl+Alt+M",
-     "Comment on the selected text (or the paragraph at the cursor)"),
+    ("add_comment_action", "New &comment", "comment_commands.new_comment", "Ctrl+Alt+M",
+     "Comment on the selected text (or the word at the cursor) in a balloon beside the page"),
+    ("edit_comment_action", "&Edit comment", "comment_commands.edit_comment", None,
+     "Edit the text of your own comment, picked in the pages or the Comments panel"),
+    ("delete_comment_action", "&Delete comment", "comment_commands.delete_comment", None,
+     "Delete the comment picked in the pages or the Comments panel; a thread's replies go with it"),
+    ("delete_shown_comments_action", "Delete all comments sho&wn", "comment_commands.delete_shown", None,
+     "Delete every comment the Comments panel shows"),
 ]
 VIEW = [
     ("zoom_in_action", "Zoom &in", "commands.zoom_in", QKeySequence.ZoomIn, None),
@@ -123,7 +129,8 @@ DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "expor
                     "delete_paragraph_action", "replace_action", "next_change_action",
                     "previous_change_action", "accept_action", "reject_action", "accept_next_action",
                     "reject_next_action", "accept_all_action",
-                    "reject_all_action", "add_comment_action", "go_to_page_action", "share_mcp_action")
+                    "reject_all_action", "add_comment_action", "edit_comment_action", "delete_comment_action",
+                    "delete_shown_comments_action", "go_to_page_action", "share_mcp_action")
 # editing shortcuts act only while the page view itself has the focus (pages/input.py's rule): typed
 # in the chat, a panel's field or a balloon's reply editor, Ctrl+Return or Ctrl+Shift+Backspace must
 # not insert or delete a paragraph

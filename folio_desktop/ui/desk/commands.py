@@ -400,17 +400,12 @@ class DeskCommands:
 
     # -- comments -------------------------------------------------------------------------------------
 
-    def add_comment_dialog(self) -> bool:
-        if self.window.reviewer is None:
-            return False
-        text = self.ask_text("Add comment", "Your comment on the selected text:", "", "Comment", one_paragraph=False)
-        return bool(text and text.strip()) and self.add_comment(text.strip()) is not None
-
-    def add_comment(self, text: str) -> int | None:
-        """Comment the selected text (or, with no selection, the paragraph at the cursor)."""
+    def add_comment(self, text: str, target: tuple[str, int, int] | None = None) -> int | None:
+        """Comment the selected text (or, with no selection, the paragraph at the cursor); `target`:
+        (block id, start, end) to comment instead of the selection (comment_commands.py's balloon)."""
         if self.window.reviewer is None:
             return None
-        found = self.window.view.selection.selection_block_range()
+        found = target or self.window.view.selection.selection_block_range()
         block_id = found[0] if found else self.window.view.selection.caret_block_id()
         if block_id is None:
             self._status("Select the text to comment on first.", 5000)

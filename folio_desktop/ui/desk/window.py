@@ -32,7 +32,7 @@ from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, t
 from ..chat.live_bridge import LiveBridge
 from ..chat.panel import ChatPanel
 from ..disk.recent_files import desktop_settings
-from ..pages.reading_position import top_block_id
+from ..pages.geometry import top_block_id
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
 from ..panels.comments import CommentsPanel
@@ -42,6 +42,7 @@ from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
+from .comment_commands import CommentCommands
 from .files import DocumentFiles
 from .page_menu import PageMenu
 from .panes import Pane, Panes
@@ -133,7 +134,9 @@ class ReviewWindow(QMainWindow):
 
         self.panes = self._panes()
         self.commands = DeskCommands(self)
+        self.comment_commands = CommentCommands(self)  # new, edited and deleted comments
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        self.comment_commands.install_menu()
         self.commands.install_editing()
         self.page_menu = PageMenu(self)  # right-click in the pages: accept or reject the change there
         self.indicators = StatusIndicators(self)  # the status bar's page, zoom and Track Changes
@@ -459,6 +462,7 @@ class ReviewWindow(QMainWindow):
             self.review_actions.set_author(self.settings.author)
         if self.audit is not None:
             self.audit.who = self.settings.author
+        self.comment_commands.sync_author()
 
     def update_title(self) -> None:
         name = self.display_name if self.reviewer is not None else "No document"

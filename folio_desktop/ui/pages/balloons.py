@@ -1,6 +1,7 @@
 """Comment balloons: each thread in the markup area right of its page, with its number, author,
-date, full text and replies, a leader line to where its range starts, and Reply / Resolve /
-Reopen buttons that act in place.
+date, full text and replies, a leader line to where its range starts, Reply / Resolve / Reopen
+buttons that act in place, and Delete (Edit too on the lawyer's own) that the window acts on. A
+comment being written, new (ReviewIndex.draft) or edited, shows its field in its balloon.
 
 Stacking, per page: a balloon wants to sit level with the line its range starts on; one that would
 overlap the balloon above is pushed down, and a stack that runs past the foot of the page is pulled
@@ -17,14 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QStaticText
-from PySide6.QtWidgets import QLineEdit
 
 from ...layout import Page
 from ..wording import short_date
-from .geometry import MARKUP_WIDTH, text_edges
-from .text_flow import TextPos
+from .geometry import DRAFT_ID, MARKUP_WIDTH, text_edges
 
 MARGIN_X = 14.0  # between the sheet's edge and a balloon: room for the leader's last leg
 WIDTH = MARKUP_WIDTH - MARGIN_X - 10.0
@@ -46,6 +45,7 @@ LEADER = QColor("#d4a514")
 MOVE = QColor("#2e7d32")  # a move's label and leader, in the green its text is drawn in
 MOVE_FILL = QColor("#eef7ee")
 EDITOR_H = 22.0
+COMPOSER_LINES = 4  # the least a new or edited comment's field shows
 
 
 @dataclass
@@ -63,6 +63,8 @@ class Balloon:
     editor: QRectF | None = None  # where the inline reply editor goes
     move: str = ""  # a move's label ("Moved (insertion) [1]"): a one-line balloon of no thread
     move_at: tuple | None = None  # (fragment, display offset) where that half of the move starts
+    composer: QRectF | None = None  # where a new or edited comment's field goes (in place of its text)
+    comments: dict = field(default_factory=dict)  # comment id (the thread's, a reply's) -> its rect
 
     @property
     def resolved(self) -> bool:
@@ -77,7 +79,7 @@ _ROLES = {"author": (11, True, False), "meta": (10, False, False), "body": (11, 
 
 
 @cache
-def _font(role: str) -> QFont:  # built on first use: a QFont needs the QGuiApplication
+def role_font(role: str) -> QFont:  # built on first use: a QFont needs the QGuiApplication
     size, bold, italic = _ROLES[role]
     font = QFont("Liberation Sans")
     font.setPixelSize(size)
@@ -88,7 +90,7 @@ def _font(role: str) -> QFont:  # built on first use: a QFont needs the QGuiAppl
 
 @cache
 def _metrics(role: str) -> QFontMetricsF:
-    return QFontMetricsF(_font(role))
+    return QFontMetricsF(role_font(role))
 
 
 @lru_cache(maxsize=4096)
@@ -104,28 +106,41 @@ def _one_line(role: str, text: str, width: float) -> str:
 
 # -- building one balloon ----------------------------------------------------------------------------------
 
-def _build(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool) -> Balloon:
+def _build(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool,
+           composing: int | None = None, own: bool = False) -> Balloon:
     """A balloon at x = 0, y = 0 (moved into place later): its parts, buttons and height. Built once
-    per thread content and state: a relayout after each keystroke paints the same balloons again."""
+    per thread content and state: a relayout after each keystroke paints the same balloons again.
+    `composing`: the comment of the thread whose text is being written (DRAFT_ID: a new one), drawn
+    as a field with Post or Save and Cancel; `own`: the thread is the lawyer's (offers Edit)."""
     key = (thread.id, thread.author, thread.date, thread.text, thread.done,
-           tuple((r.author, r.date, r.text) for r in thread.replies), number, compact, active, replying, interactive)
+           tuple((r.id, r.author, r.date, r.text) for r in thread.replies), number, compact, active, replying,
+           interactive, composing, own)
     built = _BUILT.get(key)
     if built is None:
         if len(_BUILT) > 2048:
             _BUILT.clear()
-        built = _BUILT[key] = _build_new(thread, number, compact, active, replying, interactive)
+        built = _BUILT[key] = _build_new(thread, number, compact, active, replying, interactive, composing, own)
     return replace(built, thread=thread)
 
 
 _BUILT: dict = {}
 
 
-def _build_new(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool) -> Balloon:
+def _composer_height(text: str, width: float) -> float:
+    line = _metrics("body").height()
+    return max(_wrapped_height("body", text or " ", width) + line, COMPOSER_LINES * line) + 8
+
+
+def _build_new(thread, number: int, compact: bool, active: bool, replying: bool, interactive: bool,
+               composing: int | None, own: bool) -> Balloon:
     inner = WIDTH - 2 * PAD
     parts: list = []
+    regions: dict = {}
+    composer = None
     y = PAD
-    badge_w = max(_metrics("badge").horizontalAdvance(str(number)) + 8, 16.0)
-    parts.append((QRectF(PAD, y, badge_w, HEADER - 2), "badge", str(number)))
+    badge = str(number) if thread.id != DRAFT_ID else "New"
+    badge_w = max(_metrics("badge").horizontalAdvance(badge) + 8, 16.0)
+    parts.append((QRectF(PAD, y, badge_w, HEADER - 2), "badge", badge))
     date = short_date(thread.date)
     if compact and thread.replies:
         date = f"{date} · {len(thread.replies)} repl{'y' if len(thread.replies) == 1 else 'ies'}".lstrip(" ·")
@@ -142,10 +157,14 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
         parts.append((QRectF(PAD, y, inner, line), "body_line", _one_line("body", text, inner)))
         y += line
     else:
-        if text:
+        if composing == thread.id:
+            composer = QRectF(PAD, y, inner, _composer_height(thread.text, inner))
+            y += composer.height()
+        elif text:
             h = _wrapped_height("body", text, inner)
             parts.append((QRectF(PAD, y, inner, h), "body", text))
             y += h
+        regions[thread.id] = QRectF(0, 0, WIDTH, y)
         for reply in thread.replies:
             y += 5
             head = " · ".join(p for p in (reply.author or "(no author)", short_date(reply.date)) if p)
@@ -155,21 +174,29 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
             top = y
             y += head_h + 1
             body = reply.text.strip()
-            if body:
+            if composing == reply.id:
+                composer = QRectF(PAD + 9, y, inner - 9, _composer_height(reply.text, inner - 9))
+                y += composer.height()
+            elif body:
                 h = _wrapped_height("body", body, inner - 9)
                 parts.append((QRectF(PAD + 9, y, inner - 9, h), "body", body))
                 y += h
             parts.append((QRectF(PAD + 2, top, 1.5, y - top), "rule", ""))
+            regions[reply.id] = QRectF(0, top, WIDTH, y - top)
     buttons: dict = {}
     editor = None
     if interactive and not compact:
-        if replying:
+        if replying and composing is None:
             y += 5
             editor = QRectF(PAD, y, inner, EDITOR_H)
             y += EDITOR_H
         y += 5
         right = WIDTH - PAD
-        names = (("resolve", "Resolve") if not thread.done else ("reopen", "Reopen"), ("reply", "Reply"))
+        if composing is not None:
+            names = (("post", "Post") if thread.id == DRAFT_ID else ("save", "Save"), ("cancel", "Cancel"))
+        else:
+            names = (("resolve", "Resolve") if not thread.done else ("reopen", "Reopen"), ("reply", "Reply"),
+                     ("delete", "Delete"), *((("edit", "Edit"),) if own else ()))
         for name, label in names:
             w = _metrics("button").horizontalAdvance(label) + 10
             buttons[name] = QRectF(right - w, y, w, 17)
@@ -178,7 +205,7 @@ def _build_new(thread, number: int, compact: bool, active: bool, replying: bool,
         y += 17
     y += PAD
     return Balloon(QRectF(0, 0, WIDTH, y), thread.id, number, thread=thread, compact=compact, active=active,
-                   parts=parts, buttons=buttons, editor=editor)
+                   parts=parts, buttons=buttons, editor=editor, composer=composer, comments=regions)
 
 
 def _move_balloon(label: tuple) -> Balloon:
@@ -194,7 +221,9 @@ def _moved(b: Balloon, x: float, y: float) -> Balloon:
     dx, dy = x - b.rect.x(), y - b.rect.y()
     return replace(b, rect=b.rect.translated(dx, dy), parts=[(r.translated(dx, dy), role, text) for r, role, text in b.parts],
                    buttons={k: r.translated(dx, dy) for k, r in b.buttons.items()},
-                   editor=b.editor.translated(dx, dy) if b.editor is not None else None)
+                   editor=b.editor.translated(dx, dy) if b.editor is not None else None,
+                   composer=b.composer.translated(dx, dy) if b.composer is not None else None,
+                   comments={k: r.translated(dx, dy) for k, r in b.comments.items()})
 
 
 # -- a page's balloons ---------------------------------------------------------------------------------
@@ -218,13 +247,40 @@ def anchors(page: Page, marks) -> dict[int, tuple[float, float, float]]:
             tid = marks.thread_of(cid)
             if tid is None or tid in found or (cid != str(tid) and str(tid) in ranged):
                 continue
-            k = next((k for k in range(frag.first_line, frag.last_line + 1) if start < para.lines[k].end),
-                     frag.last_line)
-            x = para.layout.lineAt(k).cursorToX(start)
-            x = float(x[0] if isinstance(x, tuple) else x)
-            line = para.lines[k]
-            found[tid] = (frag.y + line.y, frag.x + para.x + x, line.height)
+            found[tid] = _spot(frag, start)
     return found
+
+
+def _spot(frag, display: int) -> tuple[float, float, float]:
+    """(line top, x, line height) of a display offset in a fragment."""
+    para = frag.para
+    k = next((k for k in range(frag.first_line, frag.last_line + 1) if display < para.lines[k].end), frag.last_line)
+    x = para.layout.lineAt(k).cursorToX(display)
+    x = float(x[0] if isinstance(x, tuple) else x)
+    line = para.lines[k]
+    return frag.y + line.y, frag.x + para.x + x, line.height
+
+
+def _draft_spot(page: Page, draft) -> tuple[float, float, float] | None:
+    """Where a comment being written points, when its place is on this page."""
+    for frag in page.fragments:
+        if frag.block_id != draft.block_id:
+            continue
+        accepted = frag.para.accepted
+        display = next((i for i, a in enumerate(accepted) if a >= draft.offset), len(accepted))
+        lo, hi = frag.display_range
+        if lo <= display < hi or (display == hi and frag.last_line == len(frag.para.lines) - 1):
+            return _spot(frag, display)
+    return None
+
+
+def _composing(thread, marks) -> int | None:
+    """The comment of this thread whose text is being written in its balloon, if any."""
+    if thread.id == DRAFT_ID:
+        return DRAFT_ID
+    editing = marks.editing
+    return editing if editing is not None and (editing == thread.id or any(
+        r.id == editing for r in thread.replies)) else None
 
 
 def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
@@ -233,6 +289,9 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
     when the page cannot hold them all)."""
     placed = anchors(page, marks)
     labels = marks.move_labels(page)
+    spot = _draft_spot(page, marks.draft) if marks.draft is not None else None
+    if spot is not None:
+        placed[DRAFT_ID] = spot
     if not placed and not labels:
         return []
     # (thread, or the label of a move: a tuple, anchor), top to bottom
@@ -246,9 +305,11 @@ def layout_balloons(page: Page, marks, right: float) -> list[Balloon]:
         if isinstance(thread, tuple):
             return _move_balloon(thread)
         active = thread.id == marks.active
-        compact = not active and (crowded or thread.done)
+        composing = _composing(thread, marks)
+        compact = not active and composing is None and (crowded or thread.done)
+        own = bool(marks.author) and thread.author == marks.author
         return _build(thread, marks.numbers.get(thread.id, 0), compact, active,
-                      marks.replying == thread.id, marks.interactive)
+                      marks.replying == thread.id, marks.interactive, composing, own)
 
     balloons = [build(t, False) for t, _a in items]
     wants = [a[0] + a[2] / 2 - (PAD + HEADER / 2) for _t, a in items]
@@ -365,7 +426,7 @@ def _static(role: str, text: str, width: float) -> QStaticText:
     static.setPerformanceHint(QStaticText.AggressiveCaching)
     if role == "body":
         static.setTextWidth(width)
-    static.prepare(font=_font(role))
+    static.prepare(font=role_font(role))
     return static
 
 
@@ -381,7 +442,7 @@ def _draw(painter: QPainter, rect: QRectF, role: str, text: str) -> None:
         x = rect.left() + (rect.width() - size.width()) / 2
     if align & Qt.AlignVCenter:
         y = rect.top() + (rect.height() - size.height()) / 2
-    painter.setFont(_font(font_role))
+    painter.setFont(role_font(font_role))
     painter.drawStaticText(QPointF(x, y), static)
 
 
@@ -414,238 +475,8 @@ def _paint_balloon(painter: QPainter, b: Balloon) -> None:
         else:
             painter.setPen(META if role in ("meta", "more") else text_colour)
         _draw(painter, rect, role, text)
-    if b.editor is not None:  # the live editor covers this; printed it would be an empty box
-        painter.fillRect(b.editor, Qt.white)
-        painter.setPen(QPen(BORDER, 0.8))
-        painter.drawRect(b.editor)
-
-
-# -- interaction ------------------------------------------------------------------------------------------
-
-class _ReplyEditor(QLineEdit):
-    """The inline reply field. It keeps Return, Backspace and Delete for itself, whatever the
-    modifiers, so no window shortcut fires from it; Return and Enter (send) and Escape (cancel) are
-    taken, never passed up to the pages it sits in, and acted on once the key event is over: the
-    editor then closes and hands the focus back to the pages, which must not see the key."""
-
-    submitted = Signal()
-    cancelled = Signal()
-
-    def event(self, event) -> bool:
-        if event.type() == QEvent.ShortcutOverride and event.key() in (
-                Qt.Key_Return, Qt.Key_Enter, Qt.Key_Backspace, Qt.Key_Delete, Qt.Key_Escape):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        key = event.key()
-        if key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Escape):
-            event.accept()
-            done = self.cancelled if key == Qt.Key_Escape else self.submitted
-            QTimer.singleShot(0, self, done.emit)
-            return
-        super().keyPressEvent(event)
-
-
-class BalloonLayer(QObject):
-    """Clicks in the markup area of a PageView: a balloon selects its thread and its range in the
-    text; Reply opens an inline editor (Enter sends, Escape cancels); Resolve and Reopen act at
-    once. The document is changed by whoever listens (the window's comment commands, so undo and
-    the audit log see it): replyRequested(thread id, text), resolveRequested(thread id, resolved)."""
-
-    replyRequested = Signal(int, str)
-    resolveRequested = Signal(int, bool)
-
-    def __init__(self, view) -> None:
-        super().__init__(view)
-        self.view = view
-        self.editor = _ReplyEditor(view.viewport())
-        self.editor.setPlaceholderText("Reply…")
-        self.editor.hide()
-        self.editor.submitted.connect(self._send_reply)
-        self.editor.cancelled.connect(self.close_editor)
-        self._swallow = False
-        self._editor_page: int | None = None  # where the balloon being replied to was last seen
-        view.viewport().installEventFilter(self)
-        for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
-            bar.valueChanged.connect(lambda _v: self._place_editor())
-        view.zoomChanged.connect(lambda _z: self._place_editor())
-        view.layoutFinished.connect(lambda _n: self._place_editor())
-
-    @property
-    def marks(self):  # the view's ReviewIndex
-        return self.view.marks
-
-    # -- hits -------------------------------------------------------------------------------------
-
-    def hit(self, point: QPointF) -> tuple[int, Balloon | None, str | None] | None:
-        """(page number, balloon or None, button name or None) under a viewport point in a markup
-        area; None anywhere else."""
-        found = self.view.viewport_to_page(point)
-        if found is None:
-            return None
-        number, at = found
-        page = self.view.pages[number - 1]
-        if at.x() < page.width or at.y() > page.height or self.marks.markup_width(page.view) <= 0:
-            return None
-        for b in self.marks.balloons(page):
-            if b.rect.contains(at):
-                button = next((name for name, r in b.buttons.items() if r.adjusted(-2, -2, 2, 2).contains(at)), None)
-                return number, b, button
-        return number, None, None
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
-        kind = event.type()
-        if kind in (QEvent.MouseButtonPress, QEvent.MouseButtonDblClick) and event.button() == Qt.LeftButton:
-            found = self.hit(event.position())
-            if found is None:
-                return False
-            self._swallow = True
-            if kind == QEvent.MouseButtonPress:
-                self._press(*found)
-            return True
-        if kind in (QEvent.MouseButtonRelease, QEvent.MouseMove) and self._swallow:
-            if kind == QEvent.MouseButtonRelease:
-                self._swallow = False
-            return True
-        return False
-
-    def _press(self, number: int, balloon: Balloon | None, button: str | None) -> None:
-        self.view.setFocus(Qt.MouseFocusReason)  # as a click in the text gives the pages the keyboard
-        if balloon is not None and balloon.move:
-            self.close_editor()
-            self.activate(None)
-            self.show_move(balloon)
-            return
-        if balloon is None:  # the empty markup area: nothing picked any more
-            self.close_editor()
-            self.activate(None)
-            return
-        thread_id = balloon.comment_id
-        if button == "reply":
-            self.open_editor(thread_id, number)
-        elif button in ("resolve", "reopen"):
-            self.close_editor()
-            self.resolveRequested.emit(thread_id, button == "resolve")
-        else:
-            if self.marks.replying != thread_id:
-                self.close_editor()
-            self.show_comment(thread_id, scroll=bool(balloon.hidden))
-
-    def show_move(self, balloon: Balloon) -> bool:
-        """A move's label picks that half: its text is selected and the view's changeClicked says
-        which change it is (the window then accepts or rejects the whole move from the Review menu)."""
-        frag, offset = balloon.move_at
-        found = self.marks.change_at(frag, offset)
-        index = self.view.flow.index_of(frag)
-        if found is None or index is None:
-            return False
-        change_id, (start, end) = found
-        lo, hi = frag.display_range
-        self.view.selection.select(TextPos(index, max(start, lo)), TextPos(index, min(end, hi)))
-        self.view.changeClicked.emit(change_id)
-        return True
-
-    # -- state -------------------------------------------------------------------------------------
-
-    def activate(self, thread_id: int | None) -> None:
-        """Open and highlight a thread's balloon (None: no thread picked)."""
-        if self.marks.active != thread_id:
-            self.marks.active = thread_id
-            self.view.viewport().update()
-            self._place_editor()
-
-    def show_comment(self, thread_id: int, scroll: bool = True, emit: bool = True) -> bool:
-        """Pick a thread: its balloon opens and its whole range is selected in the text (found by the
-        range itself, so two comments on the same words each select their own). Emits the view's
-        commentClicked unless emit is False. False when the thread has no range in the pages."""
-        self.activate(thread_id)
-        found = self.selection_of(thread_id)
-        if found is None:
-            return False
-        first, last = found
-        if scroll:
-            number, frag = self.view.flow.entries[first.index]
-            self.view.scroll_to_page(number)
-            self.view._show_page_point(number, QPointF(frag.x + frag.para.x, frag.top))
-        self.view.selection.select(first, last)
-        if emit:
-            self.view.commentClicked.emit(thread_id)
-        return True
-
-    def selection_of(self, thread_id: int) -> tuple[TextPos, TextPos] | None:
-        """Text positions of the start and end of a thread's own ranges in the body text."""
-        marks, flow = self.marks, self.view.flow
-        ranged = marks.ranged_ids()
-        first = last = None
-        for index, (_number, frag) in enumerate(flow.entries):
-            para = frag.para
-            if not para.comment_marks:
-                continue
-            lo, hi = frag.display_range
-            for cid, a, b, _here in para.comment_marks:
-                if marks.thread_of(cid) != thread_id or (cid != str(thread_id) and str(thread_id) in ranged):
-                    continue
-                s, e = max(a, lo), min(b, hi)
-                if s > e or (s == e and not lo <= s <= hi):
-                    continue
-                if first is None or TextPos(index, s) < first:
-                    first = TextPos(index, s)
-                if last is None or TextPos(index, e) > last:
-                    last = TextPos(index, e)
-        return (first, last) if first is not None else None
-
-    # -- the reply editor -----------------------------------------------------------------------------
-
-    def open_editor(self, thread_id: int, page: int | None = None) -> None:
-        """Open the reply field in a thread's balloon (on page `page`, when known) and focus it."""
-        self.marks.active = self.marks.replying = thread_id
-        self._editor_page = page
-        self.editor.clear()
-        self.view.viewport().update()
-        self._place_editor()
-        self.editor.setFocus(Qt.OtherFocusReason)
-
-    def close_editor(self) -> None:
-        if self.marks.replying is None and not self.editor.isVisible():
-            return
-        had_focus = self.editor.hasFocus()
-        self.marks.replying = None
-        self.editor.hide()
-        self.view.viewport().update()
-        if had_focus:
-            self.view.setFocus(Qt.OtherFocusReason)
-
-    def _send_reply(self) -> None:
-        thread_id, text = self.marks.replying, self.editor.text().strip()
-        if thread_id is None or not text:
-            return
-        self.close_editor()
-        self.replyRequested.emit(thread_id, text)
-
-    def _place_editor(self) -> None:
-        thread_id = self.marks.replying
-        if thread_id is None:
-            self.editor.hide()
-            return
-        view = self.view
-        near = self._editor_page or 1
-        # the page it was on first, then its neighbours (an edit may have moved it), then any page
-        order = sorted(range(len(view.pages)), key=lambda i: abs(i + 1 - near))
-        for i in order:
-            page = view.pages[i]
-            balloon = next((b for b in self.marks.balloons(page) if b.comment_id == thread_id and b.editor
-                            is not None and not b.hidden), None) if self.marks.markup_width(page.view) else None
-            if balloon is None:
-                continue
-            self._editor_page = page.number
-            top_left = view.page_to_viewport(page.number, balloon.editor.topLeft())
-            bottom_right = view.page_to_viewport(page.number, balloon.editor.bottomRight())
-            font = QFont(_font("body"))
-            font.setPixelSize(max(round(11 * view.zoom), 6))
-            self.editor.setFont(font)
-            self.editor.setGeometry(QRectF(top_left, bottom_right).toRect())
-            self.editor.show()
-            return
-        self.editor.hide()
+    for field_rect in (b.editor, b.composer):  # the live editor covers this; printed it would be an empty box
+        if field_rect is not None:
+            painter.fillRect(field_rect, Qt.white)
+            painter.setPen(QPen(BORDER, 0.8))
+            painter.drawRect(field_rect)

@@ -15,6 +15,7 @@ from ...layout import Page
 
 GAP = 16.0  # screen pixels around and between pages
 MARKUP_WIDTH = 288.0  # layout px (3 in) of the markup area right of each page, when comments show
+DRAFT_ID = -(2**31)  # the balloon of a comment still being written (no comment has this id; fits a Qt int)
 
 
 class PageStrip:
@@ -114,3 +115,17 @@ def text_edges(page: Page) -> tuple[float, float]:
     if not body:
         return 96.0, page.width - 96.0
     return min(f.x + f.para.x for f in body), max(f.x + f.para.x + f.para.width for f in body)
+
+
+def top_block_id(view, margin: float = 24.0) -> str | None:
+    """The body block at the top of the viewport (the section being read while scrolling)."""
+    hit = view.viewport_to_page(QPointF(view.viewport().width() / 2, margin))
+    if hit is None:
+        return None
+    number, point = hit
+    page = view.pages[number - 1]
+    below = [f for f in page.body_fragments() if f.block_id and f.bottom >= point.y()]
+    if below:
+        return min(below, key=lambda f: f.top).block_id
+    before = [f for f in page.body_fragments() if f.block_id]
+    return before[-1].block_id if before else None

@@ -14,12 +14,14 @@ text, then the first candidate.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QTextFormat
 
 from ...docx.reading.moves import T_MOVE_FROM, T_MOVE_TO, find_moves
 from ...layout import Fragment, Page
-from .geometry import MARKUP_WIDTH, text_edges
+from .geometry import DRAFT_ID, MARKUP_WIDTH, text_edges
 
 BAR_OFFSET = 18.0  # layout px left of the body text
 BAR_WIDTH = 2.0
@@ -27,6 +29,21 @@ SIMPLE_BAR = QColor("#c62828")  # Simple Markup's change bars: one colour, as in
 CHANGE_TYPES = {"inserted": ("insertion",), "deleted": ("deletion",), "formatted": ("formatting",)}
 MARKED = ("inserted", "deleted", "formatted")
 COMMENT_VIEWS = ("all", "simple")  # the markup views that show comments
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A new comment being written: its balloon points at accepted-view `offset` of `block_id` and
+    reads like a thread of `author`'s with no text yet (the balloons draw it as they draw threads)."""
+
+    block_id: str
+    offset: int
+    author: str
+    date: str | None = None
+    id: int = DRAFT_ID
+    text: str = ""
+    done: bool = False
+    replies: tuple = ()
 
 
 def span_groups(para, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str | None]]:
@@ -109,7 +126,9 @@ class ReviewIndex:
     """Changes and comment threads of one open document, matched to the spans the layout drew.
 
     active: the thread the lawyer last picked (its balloon is drawn open and highlighted);
-    replying: the thread whose inline reply editor is open; interactive: False for print (no
+    replying: the thread whose inline reply editor is open; draft: a new comment being written
+    (Draft); editing: the comment (a thread's or a reply) whose text is being edited in its balloon;
+    author: the lawyer's name (their own comments offer Edit); interactive: False for print (no
     Reply / Resolve buttons)."""
 
     def __init__(self, reviewer=None, view: str = "all", interactive: bool = True) -> None:
@@ -118,6 +137,9 @@ class ReviewIndex:
         self.interactive = interactive
         self.active: int | None = None
         self.replying: int | None = None
+        self.draft: Draft | None = None
+        self.editing: int | None = None
+        self.author: str | None = None
         self._changes = None
         self._threads: list | None = None
         self._thread_of: dict[str, int] = {}  # w:id of a comment or a reply -> its thread's id
@@ -145,6 +167,8 @@ class ReviewIndex:
         return self._numbers
 
     def thread(self, thread_id: int | None):
+        if thread_id == DRAFT_ID:
+            return self.draft
         return next((t for t in self.threads() if t.id == thread_id), None) if thread_id is not None else None
 
     def thread_of(self, comment_id: str) -> int | None:
@@ -184,9 +208,10 @@ class ReviewIndex:
 
     def markup_width(self, view: str | None = None) -> float:
         """Width of the markup area right of each page: the balloons' room, when the view shows
-        comments and the document has some, or shows redlines (All Markup) and it has moves."""
+        comments and the document has some (or one is being written), or shows redlines (All Markup)
+        and it has moves."""
         view = view or self.view
-        shown = (view in COMMENT_VIEWS and self.threads()) or (view == "all" and self.moves())
+        shown = (view in COMMENT_VIEWS and (self.draft is not None or self.threads())) or (view == "all" and self.moves())
         return MARKUP_WIDTH if shown else 0.0
 
     # -- moves ----------------------------------------------------------------------------------
@@ -327,7 +352,7 @@ class ReviewIndex:
         top to bottom; none in views without comments. Cached per page and state."""
         if self.markup_width(page.view) <= 0:
             return []
-        state = (self.active, self.replying, self.interactive)
+        state = (self.active, self.replying, self.interactive, self.draft, self.editing, self.author)
         cached = self._balloons.get(id(page))
         if cached is not None and cached[0] is page and cached[1] == state:
             return cached[2]

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QAbstractScrollArea
 
 from ...layout import DocumentLayout, Page
 from ...layout.display_text import COLOR_SCHEMES, VIEWS
-from .balloons import BalloonLayer
+from .balloon_layer import BalloonLayer
 from .geometry import GAP, PageStrip
 from .input import PageInput, owns_keyboard
 from .marks import ReviewIndex, display_offset
@@ -211,11 +211,12 @@ class PageView(QAbstractScrollArea):
             self._advance_relayout(deadline=time.perf_counter() + RELAYOUT_SLICE_S)
 
     def _index(self, reviewer, view: str) -> ReviewIndex:
-        """A fresh index of changes and comments; the thread picked (and a reply being typed) stays
-        picked when the same document is laid out again."""
-        marks = ReviewIndex(reviewer, view)
-        if reviewer is not None and reviewer is self.marks.reviewer:
-            marks.active, marks.replying = self.marks.active, self.marks.replying
+        """A fresh index of changes and comments; the thread picked (and a reply or a comment being
+        written) stays when the same document is laid out again."""
+        marks, old = ReviewIndex(reviewer, view), self.marks
+        if reviewer is not None and reviewer is old.reviewer:
+            marks.active, marks.replying, marks.draft, marks.editing = old.active, old.replying, old.draft, old.editing
+        marks.author = old.author
         return marks
 
     @property
@@ -249,6 +250,15 @@ class PageView(QAbstractScrollArea):
     def _sheet_width(self, page: Page) -> float:
         """The page and, when its view shows comments and there are some, the markup area beside it."""
         return page.width + self.marks.markup_width(page.view)
+
+    def refresh_sheets(self) -> None:
+        """The markup area came or went (a comment being written where there was none): every sheet
+        takes its new width, the fit is kept."""
+        self._strip.set_sizes([(self._sheet_width(p), p.height) for p in self.pages])
+        if self._fit:
+            self._apply_fit()
+        self._update_scrollbars()
+        self.viewport().update()
 
     def _reset(self) -> None:
         self._runner.cancel()

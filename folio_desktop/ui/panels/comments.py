@@ -1,16 +1,17 @@
-"""CommentsPanel: comment threads with their replies; reply, resolve or reopen, add a comment.
+"""CommentsPanel: comment threads with their replies; reply, resolve or reopen, delete, add a comment.
 
 Each thread is a top-level row (its number, author, date, the quoted anchor text, the comment)
 with its replies below it, in reading order and numbered as the balloons beside the pages are;
 resolved threads are greyed. A row is as tall as its whole text wrapped at the
-panel's width, however the quote wraps (ThreadDelegate). The reply box, the Resolve/Reopen button
-and the add box act through signals only: the window changes the document and calls refresh().
+panel's width, however the quote wraps (ThreadDelegate). The reply box, the Resolve/Reopen button,
+Delete comment (the Delete key or the context menu on a row) and the add box act through signals
+only: the window changes the document and calls refresh().
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QPalette
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -94,6 +95,7 @@ class CommentsPanel(QWidget):
     commentActivated = Signal(int)  # jump to the anchor
     replyRequested = Signal(int, str)  # (comment id, text)
     resolveRequested = Signal(int, bool)  # (comment id, resolved)
+    deleteRequested = Signal(int)  # a comment's id (a thread's first comment: its replies go with it)
     addRequested = Signal(str)  # a new comment's text, for the current selection in the view
 
     def __init__(self, parent=None):
@@ -113,6 +115,12 @@ class CommentsPanel(QWidget):
         self.show_resolved.setChecked(True)
         self.count_label = QLabel()
         self.resolve_button = QPushButton("Resolve")
+        # a key and the rows' context menu rather than a button: the panel stays as narrow as before
+        self.delete_action = QAction("&Delete comment", self.tree)
+        self.delete_action.setShortcut(QKeySequence.Delete)
+        self.delete_action.setShortcutContext(Qt.WidgetShortcut)
+        self.tree.addAction(self.delete_action)
+        self.tree.setContextMenuPolicy(Qt.ActionsContextMenu)
         self.reply_field = QLineEdit()
         self.reply_field.setPlaceholderText("Reply to the selected thread")
         self.reply_button = QPushButton("Reply")
@@ -142,6 +150,7 @@ class CommentsPanel(QWidget):
         self.tree.installEventFilter(self)
         self.show_resolved.toggled.connect(lambda _on: self._apply_filter())
         self.resolve_button.clicked.connect(self._toggle_resolved)
+        self.delete_action.triggered.connect(self._delete)
         self.reply_button.clicked.connect(self._reply)
         self.reply_field.returnPressed.connect(self._reply)
         self.reply_field.textChanged.connect(lambda _t: self._update_controls())
@@ -240,6 +249,7 @@ class CommentsPanel(QWidget):
     def _update_controls(self) -> None:
         thread = self._threads.get(self.selected_thread_id())
         self.resolve_button.setEnabled(thread is not None)
+        self.delete_action.setEnabled(thread is not None)
         self.resolve_button.setText("Reopen" if thread is not None and thread.done else "Resolve")
         self.reply_button.setEnabled(thread is not None and bool(self.reply_field.text().strip()))
         self.reply_field.setEnabled(thread is not None)
@@ -253,6 +263,11 @@ class CommentsPanel(QWidget):
         thread = self._threads.get(self.selected_thread_id())
         if thread is not None:
             self.resolveRequested.emit(thread.id, not thread.done)
+
+    def _delete(self) -> None:
+        comment_id = self.selected_comment_id()
+        if comment_id is not None:
+            self.deleteRequested.emit(comment_id)
 
     def _reply(self) -> None:
         thread_id, text = self.selected_thread_id(), self.reply_field.text().strip()

@@ -20,7 +20,7 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
 from folio_desktop.ui.desk.window import ReviewWindow
 from folio_desktop.ui.pages.balloons import BADGE, anchors
-from folio_desktop.ui.pages.balloons import _font as balloon_font
+from folio_desktop.ui.pages.balloons import role_font as balloon_font
 from folio_desktop.ui.pages.geometry import MARKUP_WIDTH
 from folio_desktop.ui.pages.text_flow import cursor_x
 from folio_desktop.ui.panels.comments import CommentsPanel
@@ -206,7 +206,7 @@ def test_balloons_show_author_date_text_and_replies_beside_the_page(view):
         for reply in thread.replies:
             assert reply.text.strip() in shown_texts
             assert any(t.startswith(reply.author) for t in shown_texts)
-        assert set(b.buttons) == {"reply", "resolve"}
+        assert set(b.buttons) == {"reply", "resolve", "delete"}  # no Edit: none of them is the lawyer's
     # the pixels: the markup area is beside the sheet, each balloon's numbered marker is drawn
     image = view.render_page(1)
     page = layout.pages[0]
