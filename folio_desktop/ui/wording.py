@@ -22,3 +22,8 @@ def short_date(iso: str | None) -> str:
 
 def listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """"1 page", "2 pages", "0 pages": the number and the noun agreeing with it."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"

@@ -38,6 +38,7 @@ from ..disk.recovery_prompt import DISCARD, RESTORE, ask_recovery
 from ..disk.save_guard import read_only_problem, write_problem
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
+from ..wording import counted
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
@@ -533,7 +534,7 @@ class DocumentFiles:
         def write(target):
             layout = self.window.view.document_layout or self.window.view.finish_layout()
             pages = export_pdf(self.window.reviewer, target, markup=True, layout=layout)
-            return f"Exported {pages} pages {words} to {target}"
+            return f"Exported {counted(pages, 'page')} {words} to {target}"
 
         return self._export("Export PDF (as shown)", suffix, PDF_FILTER, write)
 
@@ -542,21 +543,21 @@ class DocumentFiles:
 
         def write(target):
             pages = export_pdf(self.window.reviewer, target, markup=False)
-            return f"Exported {pages} pages, every change accepted, to {target}"
+            return f"Exported {counted(pages, 'page')}, every change accepted, to {target}"
 
         return self._export("Export clean PDF", " (clean).pdf", PDF_FILTER, write)
 
     def export_audit_jsonl_dialog(self) -> str | None:
         def write(target):
             self.window.audit.export_jsonl(target)
-            return f"Exported {len(self.window.audit.entries)} audit events to {target}"
+            return f"Exported {counted(len(self.window.audit.entries), 'audit event')} to {target}"
 
         return self._export("Export audit log", " audit.jsonl", "JSON Lines (*.jsonl);;All files (*)", write)
 
     def export_audit_html_dialog(self) -> str | None:
         def write(target):
             self.window.audit.export_html(target)
-            return f"Exported the audit report ({len(self.window.audit.entries)} events) to {target}"
+            return f"Exported the audit report ({counted(len(self.window.audit.entries), 'event')}) to {target}"
 
         return self._export("Export audit report", " audit.html", "HTML (*.html)", write)
 

@@ -41,6 +41,7 @@ from ..panels.outline import OutlinePanel
 from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
+from .app_shell.commands import ShellCommands
 from .commands import DeskCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
@@ -132,6 +133,7 @@ class ReviewWindow(QMainWindow):
 
         self.panes = self._panes()
         self.commands = DeskCommands(self)
+        self.shell = ShellCommands(self)  # File > Print and the Help menu
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.commands.install_editing()
         self.indicators = StatusIndicators(self)  # the status bar's page, zoom and Track Changes
