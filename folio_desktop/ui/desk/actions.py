@@ -32,7 +32,7 @@ FILE = [
      "Every tool call, proposal, accept and reject on this document, one JSON object a line"),
     ("export_audit_html_action", "Export audit log (&HTML)…", "files.export_audit_html_dialog", None,
      "The audit log as a readable report"),
-    ("print_action", "&Print…", "shell.print_document", QKeySequence.Print,
+    ("print_action", "Pr&int…", "shell.print_document", QKeySequence.Print,
      "Print the pages as shown: in All Markup with the redlines and the comments beside each page"),
     "-",
     ("settings_action", "Se&ttings…", "show_settings", None,

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ... import APP_NAME
 from ...docx import DocxError, DocxReviewer
-from ...docx.errors import SaveConflictError, SaveTargetMissingError
+from ...docx.errors import CorruptDocxError, SaveConflictError, SaveTargetMissingError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest
 from ..disk.file_watch import DiskWatch
@@ -39,6 +39,7 @@ from ..disk.save_guard import read_only_problem, write_problem
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
 from ..wording import counted
+from .app_shell.damaged_file import explain_damaged
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
@@ -146,8 +147,10 @@ class DocumentFiles:
                     self.recovery.set_aside(pending)
         try:
             reviewer = DocxReviewer.open(path, author=self.window.settings.author)
+        except CorruptDocxError as exc:  # named, in plain words, with its readable text offered
+            return explain_damaged(self, path, exc)
         except DocxError as exc:
-            self._error("The document could not be opened", str(exc))
+            self._error("The document could not be opened", f"{Path(path).name} could not be opened. {exc}")
             return False
         self._leave_document()
         self._show(reviewer, path)
@@ -158,14 +161,15 @@ class DocumentFiles:
         self._tell_open_warnings()
         return True
 
-    def open_copy(self, path: str | os.PathLike, name: str | None = None) -> bool:
-        """Open a document as a new, untitled copy (the bundled sample): Save asks where, so the
-        original is never written over."""
+    def open_copy(self, path: str | os.PathLike, name: str | None = None, data: bytes | None = None) -> bool:
+        """Open a document as a new, untitled copy (the bundled sample; `data`: what stands for the file,
+        such as the text recovered from a damaged one): Save asks where, so the original is never
+        written over."""
         path = os.fspath(path)
         if not self.confirm_discard():
             return False
         try:
-            reviewer = DocxReviewer.from_bytes(Path(path).read_bytes(), author=self.window.settings.author)
+            reviewer = DocxReviewer.from_bytes(data or Path(path).read_bytes(), author=self.window.settings.author)
         except (DocxError, OSError) as exc:
             self._error("The document could not be opened", str(getattr(exc, "strerror", None) or exc))
             return False
