@@ -21,7 +21,7 @@ FILE = [
     ("save_as_action", "Save &As…", "files.save_as_dialog", QKeySequence.SaveAs,
      "Save under a new name, choosing what metadata and comments to keep"),
     "-",
-    ("compare_action", "&Compare…", "files.compare_dialog", None,
+    ("compare_action", "Co&mpare…", "files.compare_dialog", None,
      "Compare two versions: the redline opens in a new window"),
     "-",
     ("export_pdf_action", "Export &PDF (as shown)…", "files.export_pdf_dialog", None,

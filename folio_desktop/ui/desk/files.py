@@ -479,16 +479,12 @@ class DocumentFiles:
     # -- compare and exports --------------------------------------------------------------------------
 
     def compare_dialog(self):
-        """Choose two versions; their redline opens in a new window (returned)."""
-        start = self.window.path or ""
-        base, _ = QFileDialog.getOpenFileName(self.window, "Compare: the earlier version", start, DOCX_FILTER)
-        if not base:
-            return None
-        revised, _ = QFileDialog.getOpenFileName(self.window, "Compare: the later version", str(Path(base).parent),
-                                                 DOCX_FILTER)
-        if not revised:
-            return None
-        return self.compare(base, revised)
+        """Choose the original and the revised version side by side in one dialog; their redline opens
+        in a new window (returned)."""
+        from .app_shell.compare_dialog import choose_versions
+
+        chosen = choose_versions(self.window)
+        return self.compare(*chosen) if chosen else None
 
     def compare(self, base: str, revised: str):
         try:
