@@ -26,7 +26,7 @@ ICONS = {
     "zoom_in_action": "zoom_in", "settings_action": "settings",
 }
 COLOURS = {"accept": QColor("#1e8e3e"), "reject": QColor("#d93025")}  # as Word's Accept and Reject
-SIZES = (16, 20, 24, 32, 48)
+SIZES = (16, 18, 20, 24, 32, 48)
 NO_TIP_CHANGE = ("undo_action", "redo_action")  # their tooltip names the step (actions.py)
 
 
@@ -70,7 +70,7 @@ class ToolbarIcons(QObject):
         super().__init__(window)
         self.window, self.toolbar = window, toolbar
         toolbar.setToolButtonStyle(Qt.ToolButtonIconOnly)
-        toolbar.setIconSize(QSize(20, 20))
+        toolbar.setIconSize(QSize(18, 18))
         self.apply()
         window.installEventFilter(self)
 
