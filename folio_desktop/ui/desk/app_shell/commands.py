@@ -61,13 +61,12 @@ class ShellCommands:
             self.shortcuts_dialog.close()
             self.shortcuts_dialog.deleteLater()
         self.shortcuts_dialog = ShortcutsDialog(self.window)
-        self.shortcuts_dialog.show()
+        self.shortcuts_dialog.open()  # modal to the window (it takes the keyboard), without blocking
         self.shortcuts_dialog.filter.setFocus()
         return self.shortcuts_dialog
 
     def show_about(self) -> AboutDialog:
         if self.about_dialog is None:
             self.about_dialog = AboutDialog(self.window)
-        self.about_dialog.show()
-        self.about_dialog.raise_()
+        self.about_dialog.open()
         return self.about_dialog
