@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import metadata
 
 from PySide6.QtCore import Qt, qVersion
 from PySide6.QtGui import QAction, QKeySequence
@@ -55,6 +54,8 @@ class Component:
 
 def app_version() -> str:
     """The installed package's version (its metadata), else the source's."""
+    from importlib import metadata  # (a tenth of a second to import: not before the first page shows)
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -75,6 +76,8 @@ def licence_of(meta) -> str:
 
 def _requirement_names() -> list[str]:
     """The runtime dependencies our own metadata names (extras left out)."""
+    from importlib import metadata
+
     try:
         requires = metadata.requires(DISTRIBUTION) or []
     except metadata.PackageNotFoundError:
@@ -91,6 +94,8 @@ def _requirement_names() -> list[str]:
 
 def components() -> list[Component]:
     """Qt and each bundled Python component, with its version and licence."""
+    from importlib import metadata
+
     out = []
     for name in _requirement_names() + ["shiboken6"]:
         key = name.lower()

@@ -26,7 +26,7 @@ ICONS = {
     "zoom_in_action": "zoom_in", "settings_action": "settings",
 }
 COLOURS = {"accept": QColor("#1e8e3e"), "reject": QColor("#d93025")}  # as Word's Accept and Reject
-SIZES = (16, 18, 20, 24, 32, 48)
+SIZES = (16, 18, 24)  # menus, the toolbar, a larger toolbar; each also at twice the size
 NO_TIP_CHANGE = ("undo_action", "redo_action")  # their tooltip names the step (actions.py)
 
 
