@@ -516,21 +516,21 @@ def _word_difference(row: ChangeRow) -> None:
         row.title = f"Moved: {text} {where}".replace("  ", " ").strip()
     elif row.title in ("Inserted paragraph", "Deleted paragraph") and not text:
         verb = "New" if row.kind == "insertion" else "Deleted"
-        row.title = f"{verb} empty paragraph{' after clause ' + place.after if place.after else ''}"
+        row.title = f"{verb} empty paragraph{place.where()}"
     elif row.title == "Inserted paragraph":
         row.title = f"New clause {place.label}: {text}" if place.label and not place.story_name else \
-            f"New paragraph after clause {place.after}: {text}" if place.after and not place.story_name else \
+            f"New paragraph{place.where()}: {text}" if place.where() and not place.story_name else \
             f"New paragraph in {place.name()}: {text}" if place.story_name else f"New paragraph: {text}"
     elif row.title == "Deleted paragraph":
         row.title = f"Deleted: clause {place.label} {text}" if place.label and not place.story_name else \
-            f"Deleted paragraph after clause {place.after}: {text}" if place.after and not place.story_name else \
+            f"Deleted paragraph{place.where()}: {text}" if place.where() and not place.story_name else \
             f"Deleted paragraph: {text}"
     elif row.kind == "table":
-        where = f" after clause {place.after}" if place.after else ""
+        where = place.where()
         row.title = f"{row.title.replace('Inserted', 'New').replace('Deleted', 'Removed')}{where}: " \
                     f"{quote(row.text.splitlines()[0]) if row.text.strip() else ''}".rstrip(": ")
     elif row.kind == "paragraph" and "empty" in row.title:
-        row.title = f"{row.title}{' after clause ' + place.after if place.after else ''}"
+        row.title = f"{row.title}{place.where()}"
     elif row.title == "Paragraph break inserted":
         row.title = f"{place.name(capital=True)} split into two paragraphs after {text}"
     elif row.title == "Paragraph break deleted":

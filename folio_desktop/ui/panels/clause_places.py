@@ -74,6 +74,13 @@ class Place:
             return quote(self.heading, HEADING_CHARS)[1:-1]
         return f"after {self.after}" if self.after else ""
 
+    def where(self) -> str:
+        """Where an unnumbered paragraph stands, for the end of a phrase: " under “Confidentiality”",
+        " after clause 4.2", or ""."""
+        if self.heading and not self.is_heading:
+            return f" under {quote(self.heading, 40)}"
+        return f" after clause {self.after}" if self.after else ""
+
     def name(self, capital: bool = False) -> str:
         """The block in a sentence: "clause 4.2", "the paragraph after clause 4.2", "the paragraph
         “Pilot Agreement”"."""

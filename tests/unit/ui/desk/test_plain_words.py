@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from typing_helpers import click_at
 
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.ui.panels.change_rows import Places, change_rows
+from folio_desktop.ui.panels.change_rows import Places, change_rows, difference_rows
 
 DOCLING = CORPUS / "docling_numbered_headings.docx"  # numbered items, then an unnumbered REFERENCES heading
 TRUNCATED = CORPUS / "bad" / "poi_truncated62886.docx"  # a zip cut short: its table of contents is gone
@@ -129,3 +129,13 @@ def test_a_damaged_file_is_named_explained_and_its_text_offered(qtbot, tmp_path,
     assert "Opened the text recovered from poi_truncated62886.docx (43 paragraphs)" in \
         window.statusBar().currentMessage()
     assert damaged.read_bytes() == before
+
+
+def test_a_comparison_places_a_new_paragraph_under_its_heading():
+    reviewer = DocxReviewer.open(DOCLING)
+    under = next(b for b in reviewer.snapshot().blocks if b.text == "This is the first reference.")
+    result = reviewer.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
+        {"type": "insertAfterBlock", "blockId": under.id, "text": "A third reference."}]})
+    assert result["applied"]
+    titles = [r.title for r in difference_rows(reviewer.get_changes(), Places(reviewer))]
+    assert titles == ["New paragraph under “REFERENCES”: “A third reference.”"]
