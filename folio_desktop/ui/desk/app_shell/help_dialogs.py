@@ -180,7 +180,7 @@ class ShortcutsDialog(QDialog):
         column.addWidget(self.tree, 1)
         column.addWidget(buttons)
         self.filter.textChanged.connect(self._narrow)
-        self.resize(560, 640)
+        self.resize(640, 640)
 
     def rows(self, shown_only: bool = True) -> list[tuple[str, str]]:
         """(command, keys) listed (those the filter leaves shown)."""
@@ -239,7 +239,7 @@ class AboutDialog(QDialog):
         column.addWidget(self.table, 1)
         column.addWidget(note)
         column.addWidget(buttons)
-        self.resize(720, 460)
+        self.resize(860, 460)
 
     def text(self) -> str:
         """What the dialog says, as plain text (for a test and for copying)."""
