@@ -67,8 +67,8 @@ def recoverable_paragraphs(data: bytes) -> list[str]:
             continue
         parts = []
         for node in p.iter(_W + "t", _W + "tab", _W + "br"):
-            if any(a.tag in (_W + "del", _W + "moveFrom") for a in node.iterancestors()):
-                continue
+            if any(a.tag in (_W + "del", _W + "moveFrom", _W + "pPr", _W + "rPr") for a in node.iterancestors()):
+                continue  # deleted text, and the tab stops a paragraph defines
             parts.append(node.text or "" if node.tag == _W + "t" else "\t" if node.tag == _W + "tab" else "\n")
         paragraphs.append("".join(parts))
     while paragraphs and not paragraphs[-1].strip():
