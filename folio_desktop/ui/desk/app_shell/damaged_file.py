@@ -56,7 +56,9 @@ def explain_damaged(files, path: str, reason: Exception) -> bool:
     box.setDetailedText(f"{path}\n{reason}")  # the technical reason, for whoever looks into it
     window.statusBar().showMessage(f"{name} is damaged and could not be opened.", 10000)
     box.exec()
-    if recover is None or box.clickedButton() is not recover:
+    chosen = recover is not None and box.clickedButton() is recover
+    box.deleteLater()
+    if not chosen:
         return False
     opened = files.open_copy(path, name=f"{Path(path).stem} (recovered text).docx",
                              data=recovered_document(paragraphs))

@@ -113,7 +113,8 @@ def test_a_damaged_file_is_named_explained_and_its_text_offered(qtbot, tmp_path,
             return
         seen.append((box.text(), box.informativeText()))
         QTest.keyClick(box, Qt.Key_O, Qt.AltModifier)  # &Open Recovered Text
-        QTimer.singleShot(2_000, lambda: box.isVisible() and box.done(0))  # a box without it: fail, not hang
+        # a box without that button: fail, not hang (the timer goes with the box when it is deleted)
+        QTimer.singleShot(2_000, box, lambda: box.isVisible() and box.done(0))
 
     QTimer.singleShot(0, answer)
     activate(qtbot, window)
