@@ -15,10 +15,15 @@ def resource_dir() -> Path:
         # The spec copies resources/ to folio_desktop/resources inside the bundle; looking there
         # directly does not depend on PyInstaller having found the remapped resources package.
         return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent)) / "folio_desktop" / "resources"
+    checkout = Path(__file__).resolve().parent.parent / "resources"
+    if (checkout / ICON).is_file():
+        # a source checkout's own resources/, even when an editable install maps the package elsewhere
+        # (another checkout of the same project)
+        return checkout
     try:
         from .resources import RESOURCE_DIR
-    except ImportError:  # a source checkout that was never installed: resources/ sits beside the package
-        return Path(__file__).resolve().parent.parent / "resources"
+    except ImportError:  # nowhere else to look
+        return checkout
     return RESOURCE_DIR
 
 

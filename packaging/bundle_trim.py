@@ -25,6 +25,7 @@ KEEP_PLUGINS: dict[str, set[str] | None] = {
     "imageformats": {"qsvg", "qico"},  # PNG is built into QtGui
     "platforminputcontexts": {"composeplatforminputcontextplugin", "ibusplatforminputcontextplugin"},
     "platformthemes": {"qxdgdesktopportal"},  # native file dialogs through the desktop portal
+    "printsupport": {"cupsprintersupport"},  # File > Print to the printers CUPS knows (Linux, macOS)
 }
 
 Entry = tuple[str, str, str]

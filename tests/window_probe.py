@@ -19,6 +19,11 @@ The state file is rewritten (atomically) every 100 ms once the pages are laid ou
   version, saves, replies, comments
               the document's version, how many times it was saved, each thread's number of replies,
               every comment's id
+  author      the author name the lawyer's changes are made under
+  dialog      the dialog shown over the window ({title, window}), or null
+
+The app starts as for a lawyer who has used it before (the author name chosen), unless
+FOLIO_PROBE_FIRST_RUN is set.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 FIRST = "6A4E1EB8"  # the corpus document's first paragraph, "This is a word document"
+FIRST_RUN_ENV = "FOLIO_PROBE_FIRST_RUN"  # set: the app starts as on a first run (it asks the author name)
+LAWYER = "A. Lawyer"  # the author name of a lawyer who has used the app before
 
 
 def _point(view, page_number, page_point) -> list[int]:
@@ -148,7 +155,30 @@ def state(window, keys: KeyCounter) -> dict:
         "comments": sorted(c.id for c in reviewer.all_comments()) if reviewer is not None else [],
         "author": window.settings.author,
         "keys": keys.count,
+        "dialog": open_dialog(window),
     }
+
+
+def returning_lawyer() -> None:
+    """A lawyer who has used the app before: the first run's question for the author name is answered
+    (FIRST_RUN_ENV set: it is asked, as at a first start)."""
+    from folio_desktop.assistant.settings import load_settings, save_preferences
+
+    settings = load_settings(use_keyring=False, environ={})
+    if not settings.author_chosen:
+        settings.author, settings.author_chosen = LAWYER, True
+        save_preferences(settings)
+
+
+def open_dialog(window) -> dict | None:
+    """The dialog shown over the window, if any: its title and X window id."""
+    from PySide6.QtWidgets import QApplication, QDialog
+
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()]
+    if not shown:
+        return None
+    dialog = QApplication.activeModalWidget() if QApplication.activeModalWidget() in shown else shown[-1]
+    return {"title": dialog.windowTitle(), "window": int(dialog.winId())}
 
 
 def main(argv: list[str]) -> int:
@@ -159,6 +189,8 @@ def main(argv: list[str]) -> int:
 
     path, out = argv[1], Path(argv[2])
     app = QApplication.instance() or QApplication(argv[:1])
+    if not os.environ.get(FIRST_RUN_ENV):
+        returning_lawyer()
     keys = KeyCounter()
     app.installEventFilter(keys.filter)
     window = start_window(path)

@@ -41,11 +41,34 @@ def default_config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_DIR, appauthor=False, roaming=True))
 
 
-def _default_author() -> str:
+DEFAULT_AUTHOR = "Reviewer"  # until the lawyer gives a name: never the login ("root", "jsmith")
+
+
+def login_name() -> str:
     try:
-        return getpass.getuser() or "Reviewer"
+        return getpass.getuser() or ""
     except (KeyError, OSError):  # no user name in this environment (containers)
-        return "Reviewer"
+        return ""
+
+
+def account_full_name() -> str:
+    """The account's full name as the system records it (the first field of the password entry's
+    GECOS, "Jane Q. Lawyer,Room 4,,"), or "" when there is none, or it is only the login again."""
+    try:
+        import pwd
+
+        gecos = pwd.getpwuid(os.getuid()).pw_gecos or ""
+    except (ImportError, KeyError, OSError, AttributeError):  # Windows, or no entry for this user
+        return ""
+    name = gecos.split(",")[0].strip()
+    login = login_name()
+    if not name or name.casefold() in {login.casefold(), "root"}:
+        return ""
+    return name.replace("&", login.capitalize())  # the old BSD shorthand for the login, capitalised
+
+
+def _default_author() -> str:
+    return account_full_name() or DEFAULT_AUTHOR
 
 
 @dataclass
@@ -55,6 +78,8 @@ class AssistantSettings:
     base_url: str | None = None  # the settings' own override; None: ANTHROPIC_BASE_URL or the SDK's default
     model: str = DEFAULT_MODEL
     author: str = field(default_factory=_default_author)  # the lawyer's own edits and comments
+    # the lawyer gave the author name (the first run asks: ui/desk/app_shell/author_prompt.py)
+    author_chosen: bool = True
     assistant_author: str = DEFAULT_ASSISTANT_AUTHOR  # Claude's tracked changes, comments and replies
     # resolving a comment is not a tracked change: closing someone else's thread takes the lawyer's leave
     allow_resolving_others: bool = False
@@ -104,6 +129,10 @@ def load_settings(config_dir: Path | None = None, environ=None, use_keyring: boo
         settings.model = prefs["model"].strip()
     if isinstance(prefs.get("author"), str) and prefs["author"].strip():
         settings.author = prefs["author"].strip()
+    # settings written before the first run asked kept the login as the author: that was never chosen
+    settings.author_chosen = prefs.get("authorChosen") is True or (
+        "authorChosen" not in prefs and isinstance(prefs.get("author"), str) and bool(prefs["author"].strip())
+        and prefs["author"].strip() != login_name())
     if isinstance(prefs.get("assistantAuthor"), str) and prefs["assistantAuthor"].strip():
         settings.assistant_author = prefs["assistantAuthor"].strip()
     settings.allow_resolving_others = prefs.get("allowResolvingOthersComments") is True
@@ -150,7 +179,8 @@ def save_preferences(settings: AssistantSettings) -> None:
     """Write model, authors, base URL and permissions (never the key) to settings.json."""
     private_folder(settings.config_dir)
     data = {"model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
-            "baseUrl": settings.base_url or "", "allowResolvingOthersComments": settings.allow_resolving_others}
+            "baseUrl": settings.base_url or "", "allowResolvingOthersComments": settings.allow_resolving_others,
+            "authorChosen": settings.author_chosen}
     _write_private(settings.config_dir / SETTINGS_FILE, data)
 
 

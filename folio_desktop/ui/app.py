@@ -30,6 +30,8 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from PySide6.QtWidgets import QApplication
 
     from ..assets import icon_path
+    from .desk.app_shell.author_prompt import ask_author_name
+    from .desk.app_shell.palette import follow_system_scheme
     from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
@@ -37,6 +39,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationVersion(__version__)
     app.setWindowIcon(QIcon(str(icon_path())))
+    follow_system_scheme(app)  # a dark system darkens the app; the pages stay white
     window = ReviewWindow(settings)
     if window.desktop.value("window/geometry") is None:
         window.resize(1440, 920)
@@ -44,6 +47,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     if not offer_recovery(window, choose) and path:
         # a file that cannot be opened is explained in a dialog
         window.files.open_copy(path) if as_copy else window.files.open_document(path)
+    ask_author_name(window)  # the first run: the name tracked changes carry, before any is made
     return window
 
 

@@ -436,6 +436,17 @@ def test_compare_two_versions_from_the_file_menu(qtbot, tmp_path, monkeypatch):
     window = open_desk(qtbot, tmp_path)
     answers = iter([(str(base), ""), (str(revised), "")])
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: next(answers))
+
+    def choose_both():  # one dialog: Browse… for the original, then for the revised, then Compare
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or dialog.objectName() != "compareDialog":
+            QTimer.singleShot(20, choose_both)
+            return
+        dialog.browse_original.click()
+        dialog.browse_revised.click()
+        dialog.compare_button.click()
+
+    QTimer.singleShot(0, choose_both)
     menu_action(window, "File", "Compare…").trigger()
     [compare] = window.files.compare_windows
     qtbot.addWidget(compare)

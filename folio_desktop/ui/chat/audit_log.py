@@ -187,6 +187,6 @@ def render_html(entries: list[dict], document_path: str) -> str:
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>Audit log: {esc(name)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>Audit log: {esc(name)}</h1>"
-        f"<p class=\"meta\">{esc(document_path)} · {len(entries)} events · exported {esc(_now())}</p>"
+        f"<p class=\"meta\">{esc(document_path)} · {len(entries)} event{'' if len(entries) == 1 else 's'} · exported {esc(_now())}</p>"
         "<table><thead><tr><th>Time (UTC)</th><th>Who</th><th>What</th><th>Details</th></tr></thead><tbody>"
         + "".join(rows) + "</tbody></table></body></html>\n")

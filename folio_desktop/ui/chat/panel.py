@@ -56,7 +56,7 @@ SETTINGS_KINDS = ("no_key", "auth", "permission")  # faults the Settings dialog 
 
 STYLE = """
 QWidget#transcript { background: palette(base); }
-QLabel#user { background: #e8f0fe; border-radius: 8px; padding: 6px 9px; }
+QLabel#user { background: #e8f0fe; color: #202124; border-radius: 8px; padding: 6px 9px; }
 QLabel#assistant { padding: 2px 3px; }
 QLabel#assistant[kept="false"] { color: #9aa0a6; }
 QLabel#notice { color: #80868b; font-size: 11px; padding: 0 3px; }
@@ -67,9 +67,9 @@ QLabel#fault { background: #fce8e6; color: #a50e0e; border: 1px solid #ee675c; b
 QLabel#fault[kind="max_tokens"], QLabel#fault[kind="refusal"], QLabel#fault[kind="context_window"],
 QLabel#fault[kind="pause_turn"], QLabel#fault[kind="prompt_too_long"] {
     background: #fef7e0; color: #7a4f01; border-color: #f9ab00; }
-QFrame#chip { border: 1px solid #dadce0; border-radius: 6px; background: #f8f9fa; }
+QFrame#chip { border: 1px solid #dadce0; border-radius: 6px; background: #f8f9fa; color: #202124; }
 QFrame#chip[state="error"], QFrame#chip[state="stopped"] { border-color: #ee675c; background: #fef6f5; }
-QToolButton#chipHeader { border: none; padding: 2px 4px; text-align: left; }
+QToolButton#chipHeader { border: none; padding: 2px 4px; text-align: left; color: #202124; }
 QLabel#status { color: #5f6368; font-size: 11px; }
 """
 

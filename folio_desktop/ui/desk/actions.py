@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from ..pages.input import PAGE_SHORTCUT_CONTEXT
+from .app_shell.toolbar_icons import ToolbarIcons
 
 # (attribute, text, slot, shortcut: a standard key, a string, a tuple of strings or None, status tip); the slot is a method
 # of the window ("close") or of the object of the window's that owns it ("files.save_document")
@@ -20,7 +21,7 @@ FILE = [
     ("save_as_action", "Save &As…", "files.save_as_dialog", QKeySequence.SaveAs,
      "Save under a new name, choosing what metadata and comments to keep"),
     "-",
-    ("compare_action", "&Compare…", "files.compare_dialog", None,
+    ("compare_action", "Co&mpare…", "files.compare_dialog", None,
      "Compare two versions: the redline opens in a new window"),
     "-",
     ("export_pdf_action", "Export &PDF (as shown)…", "files.export_pdf_dialog", None,
@@ -31,6 +32,8 @@ FILE = [
      "Every tool call, proposal, accept and reject on this document, one JSON object a line"),
     ("export_audit_html_action", "Export audit log (&HTML)…", "files.export_audit_html_dialog", None,
      "The audit log as a readable report"),
+    ("print_action", "Pr&int…", "shell.print_document", QKeySequence.Print,
+     "Print the pages as shown: in All Markup with the redlines and the comments beside each page"),
     "-",
     ("settings_action", "Se&ttings…", "show_settings", None,
      "API key, model and the author name of tracked changes"),
@@ -99,6 +102,12 @@ VIEW = [
     ("previous_pane_action", "Previous pan&e", "panes.previous_pane", ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"),
      "Move the keyboard to the previous pane"),
 ]
+HELP = [
+    ("shortcuts_action", "&Keyboard Shortcuts", "shell.show_shortcuts", "F1",
+     "Every command that has a shortcut, and its keys"),
+    ("about_action", "&About folio-desktop", "shell.show_about", None,
+     "The version, and the components the app is built from with their licences"),
+]
 TOOLS = [
     ("share_mcp_action", "&Share with an MCP client…", "share_with_mcp_client", None,
      "Let Claude Code, Claude Desktop or another MCP client on this computer review the open document here"),
@@ -114,7 +123,7 @@ MARKUP = [
     ("markup_original_action", "O&riginal", "original", "Ctrl+Alt+4",
      "The text as it was before the tracked changes, nothing marked"),
 ]
-TOOLBAR = ("open_action", "save_action", None, "undo_action", "redo_action", None, "find_action", None,
+TOOLBAR = ("open_action", "save_action", "print_action", None, "undo_action", "redo_action", None, "find_action", None,
            "previous_change_action", "next_change_action", "accept_action", "reject_action", None,
            "add_comment_action", "edit_paragraph_action", None, "zoom_out_action", "zoom_in_action", None,
            "settings_action")
@@ -123,7 +132,7 @@ TOOLBAR_TEXT = {"previous_change_action": "◀ Previous", "next_change_action": 
                 "reject_action": "Reject", "add_comment_action": "Comment", "edit_paragraph_action": "Edit",
                 "zoom_out_action": "−", "zoom_in_action": "+", "settings_action": "Settings"}
 # actions that need an open document (disabled until one is open)
-DOCUMENT_ACTIONS = ("save_action", "save_as_action", "export_pdf_action", "export_clean_pdf_action",
+DOCUMENT_ACTIONS = ("save_action", "save_as_action", "print_action", "export_pdf_action", "export_clean_pdf_action",
                     "export_audit_jsonl_action", "export_audit_html_action", "find_action", "find_next_action",
                     "find_previous_action", "edit_paragraph_action", "insert_paragraph_action",
                     "delete_paragraph_action", "replace_action", "next_change_action",
@@ -205,7 +214,7 @@ def install_actions(window, undo_group, docks) -> None:
     window.undo_action, window.redo_action = undo_action, redo_action
     bar = window.menuBar()
     for title, specs in (("&File", FILE), ("&Edit", EDIT), ("&Review", REVIEW), ("&View", VIEW),
-                          ("&Tools", TOOLS)):
+                          ("&Tools", TOOLS), ("&Help", HELP)):
         menu = bar.addMenu(title)
         menu.setObjectName(title.replace("&", "").lower() + "_menu")
         setattr(window, menu.objectName(), menu)
@@ -239,3 +248,4 @@ def install_actions(window, undo_group, docks) -> None:
             action.setIconText(TOOLBAR_TEXT[name])
         toolbar.addAction(action)
     window.main_toolbar = toolbar
+    window.toolbar_icons = ToolbarIcons(window, toolbar)

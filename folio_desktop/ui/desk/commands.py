@@ -17,6 +17,7 @@ from ...docx.reading.search import text_range
 from ..pages.typing import PageEditor
 from ..panels.find_replace import FindReplaceDialog
 from ..review_actions import EditRefused
+from ..wording import counted
 from .catch_up import CatchUp
 from .edit_dialogs import ask_text
 
@@ -380,7 +381,7 @@ class DeskCommands:
         self.window.view.finish_layout()
         if not 1 <= number <= len(self.window.view.pages):
             self._status(f"There is no page {number}; the document has "
-                         f"{len(self.window.view.pages)} pages.", 5000)
+                         f"{counted(len(self.window.view.pages), 'page')}.", 5000)
             return False
         self.window.view.selection.caret_to_page(number)
         self.window.view.setFocus()

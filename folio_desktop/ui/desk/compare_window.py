@@ -171,6 +171,13 @@ class CompareWindow(QMainWindow):
         self.differences.rejectRequested.connect(lambda ids: self.resolve(ids, False))
         self.view.changeClicked.connect(self.differences.select_change)
         self.view.layoutFailed.connect(lambda message: self.statusBar().showMessage(message))
+        # its own pages: the page in view of the redline's, as the review window's status bar shows it
+        self.page_label = QLabel()
+        self.page_label.setObjectName("comparePage")
+        self.statusBar().addPermanentWidget(self.page_label)
+        for signal in (self.view.verticalScrollBar().valueChanged, self.view.layoutProgress,
+                       self.view.layoutFinished, self.view.pagesRelaidOut, self.view.zoomChanged):
+            signal.connect(self._show_page)
         self.view.set_document(self.reviewer)
         self.differences.set_document(self.reviewer)
         self._update_title()
@@ -230,6 +237,11 @@ class CompareWindow(QMainWindow):
             action = view.addAction(text, lambda _checked=False, s=slot: s())
             action.setShortcut(QKeySequence(key))
         view.addAction(self.summary_dock.toggleViewAction())
+
+    def _show_page(self, *_args) -> None:
+        total = len(self.view.pages)
+        more = "…" if self.view.is_laying_out else ""
+        self.page_label.setText(f"Page {max(self.view.current_page(), 1)} of {total}{more}" if total else "")
 
     # -- the differences ------------------------------------------------------------------------
 

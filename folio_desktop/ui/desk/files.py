@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ... import APP_NAME
 from ...docx import DocxError, DocxReviewer
-from ...docx.errors import SaveConflictError, SaveTargetMissingError
+from ...docx.errors import CorruptDocxError, SaveConflictError, SaveTargetMissingError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest
 from ..disk.file_watch import DiskWatch
@@ -38,6 +38,8 @@ from ..disk.recovery_prompt import DISCARD, RESTORE, ask_recovery
 from ..disk.save_guard import read_only_problem, write_problem
 from ..panels.concealed_notice import ConcealedNotice
 from ..panels.info_bar import REPAIR_ACTION, InfoBar, describe_font_substitutions, describe_open_warnings
+from ..wording import counted
+from .app_shell.damaged_file import explain_damaged
 from .save_as_dialog import (
     SaveAsOptionsDialog,
     SaveOptions,
@@ -145,8 +147,10 @@ class DocumentFiles:
                     self.recovery.set_aside(pending)
         try:
             reviewer = DocxReviewer.open(path, author=self.window.settings.author)
+        except CorruptDocxError as exc:  # named, in plain words, with its readable text offered
+            return explain_damaged(self, path, exc)
         except DocxError as exc:
-            self._error("The document could not be opened", str(exc))
+            self._error("The document could not be opened", f"{Path(path).name} could not be opened. {exc}")
             return False
         self._leave_document()
         self._show(reviewer, path)
@@ -157,14 +161,15 @@ class DocumentFiles:
         self._tell_open_warnings()
         return True
 
-    def open_copy(self, path: str | os.PathLike, name: str | None = None) -> bool:
-        """Open a document as a new, untitled copy (the bundled sample): Save asks where, so the
-        original is never written over."""
+    def open_copy(self, path: str | os.PathLike, name: str | None = None, data: bytes | None = None) -> bool:
+        """Open a document as a new, untitled copy (the bundled sample; `data`: what stands for the file,
+        such as the text recovered from a damaged one): Save asks where, so the original is never
+        written over."""
         path = os.fspath(path)
         if not self.confirm_discard():
             return False
         try:
-            reviewer = DocxReviewer.from_bytes(Path(path).read_bytes(), author=self.window.settings.author)
+            reviewer = DocxReviewer.from_bytes(data or Path(path).read_bytes(), author=self.window.settings.author)
         except (DocxError, OSError) as exc:
             self._error("The document could not be opened", str(getattr(exc, "strerror", None) or exc))
             return False
@@ -474,16 +479,12 @@ class DocumentFiles:
     # -- compare and exports --------------------------------------------------------------------------
 
     def compare_dialog(self):
-        """Choose two versions; their redline opens in a new window (returned)."""
-        start = self.window.path or ""
-        base, _ = QFileDialog.getOpenFileName(self.window, "Compare: the earlier version", start, DOCX_FILTER)
-        if not base:
-            return None
-        revised, _ = QFileDialog.getOpenFileName(self.window, "Compare: the later version", str(Path(base).parent),
-                                                 DOCX_FILTER)
-        if not revised:
-            return None
-        return self.compare(base, revised)
+        """Choose the original and the revised version side by side in one dialog; their redline opens
+        in a new window (returned)."""
+        from .app_shell.compare_dialog import choose_versions
+
+        chosen = choose_versions(self.window)
+        return self.compare(*chosen) if chosen else None
 
     def compare(self, base: str, revised: str):
         try:
@@ -533,7 +534,7 @@ class DocumentFiles:
         def write(target):
             layout = self.window.view.document_layout or self.window.view.finish_layout()
             pages = export_pdf(self.window.reviewer, target, markup=True, layout=layout)
-            return f"Exported {pages} pages {words} to {target}"
+            return f"Exported {counted(pages, 'page')} {words} to {target}"
 
         return self._export("Export PDF (as shown)", suffix, PDF_FILTER, write)
 
@@ -542,21 +543,21 @@ class DocumentFiles:
 
         def write(target):
             pages = export_pdf(self.window.reviewer, target, markup=False)
-            return f"Exported {pages} pages, every change accepted, to {target}"
+            return f"Exported {counted(pages, 'page')}, every change accepted, to {target}"
 
         return self._export("Export clean PDF", " (clean).pdf", PDF_FILTER, write)
 
     def export_audit_jsonl_dialog(self) -> str | None:
         def write(target):
             self.window.audit.export_jsonl(target)
-            return f"Exported {len(self.window.audit.entries)} audit events to {target}"
+            return f"Exported {counted(len(self.window.audit.entries), 'audit event')} to {target}"
 
         return self._export("Export audit log", " audit.jsonl", "JSON Lines (*.jsonl);;All files (*)", write)
 
     def export_audit_html_dialog(self) -> str | None:
         def write(target):
             self.window.audit.export_html(target)
-            return f"Exported the audit report ({len(self.window.audit.entries)} events) to {target}"
+            return f"Exported the audit report ({counted(len(self.window.audit.entries), 'event')}) to {target}"
 
         return self._export("Export audit report", " audit.html", "HTML (*.html)", write)
 

@@ -96,6 +96,7 @@ class SettingsDialog(QDialog):
             self.key_edit.clear()
         self.settings.model = self.model_combo.currentText().strip() or self.settings.model
         self.settings.author = self.author_edit.text().strip() or self.settings.author
+        self.settings.author_chosen = True  # seen and saved here: the first run need not ask
         self.settings.assistant_author = self.assistant_author_edit.text().strip() or self.settings.assistant_author
         self.settings.allow_resolving_others = self.resolve_others_check.isChecked()
         # settings.json keeps only a URL typed here; ANTHROPIC_BASE_URL stays the environment's

@@ -41,6 +41,7 @@ from ..panels.outline import OutlinePanel
 from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
+from .app_shell.commands import ShellCommands
 from .commands import DeskCommands
 from .comment_commands import CommentCommands
 from .files import DocumentFiles
@@ -135,6 +136,7 @@ class ReviewWindow(QMainWindow):
         self.panes = self._panes()
         self.commands = DeskCommands(self)
         self.comment_commands = CommentCommands(self)  # new, edited and deleted comments
+        self.shell = ShellCommands(self)  # File > Print and the Help menu
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.comment_commands.install_menu()
         self.commands.install_editing()

@@ -30,6 +30,8 @@ from lxml import etree
 
 from ...docx.package.ooxml import W_NS
 from ...docx.reading.changes import T_MOVE_FROM, T_MOVE_TO
+from .change_content import titled
+from .clause_places import Place, Places, clause_number, quote
 
 _W = "{" + W_NS + "}"
 T_P, T_T, T_DELTEXT, T_TAB, T_TR, T_TC, T_TBL = (_W + t for t in ("p", "t", "delText", "tab", "tr", "tc", "tbl"))
@@ -63,7 +65,6 @@ SINGLE = {  # census type -> (title, kind) of a row standing for one entry
     "rowPropertiesChanged": ("Row formatting changed", "formatting"),
     "cellPropertiesChanged": ("Cell formatting changed", "formatting"),
 }
-STORY_NAMES = {"header": "Header", "footer": "Footer", "footnote": "Footnote", "endnote": "Endnote"}
 
 # run properties a formatting change names (w:rPrChange holds the old w:rPr, its parent the new one)
 RUN_PROPS = {
@@ -82,119 +83,7 @@ PARA_PROPS = {
     "shd": "shading", "contextualSpacing": "spacing", "bidi": "right-to-left", "textAlignment": "alignment",
 }
 _NOT_PROPS = {_W + t for t in ("rPrChange", "pPrChange", "ins", "del", "moveFrom", "moveTo", "rPr", "sectPr")}
-# a clause number: "4.2", "4.2.1.", "(a)", "iii)", "Article 3"; not a style name ("Heading5") or a bullet
-_CLAUSE = re.compile(r"^(?:[A-Z][a-z]{2,12} )?[(\[]?(?:\d{1,4}|[A-Za-z]{1,4})(?:[.\-](?:\d{1,4}|[A-Za-z]{1,4}))*[.)\]]?$")
-QUOTE_CHARS = 60
 MAX_EDITS = 3  # edits of one paragraph spelt out; beyond, the first two and how many more
-
-
-def clause_number(label: str | None) -> str | None:
-    """The clause number a display label shows ("4.2." -> "4.2"), or None for a bullet, a style-named
-    label or no label."""
-    label = (label or "").strip()
-    if not label or not _CLAUSE.match(label) or label.isalpha():  # a bare "a" or "iv" is no clause number
-        return None
-    if label.endswith(".") or label.endswith(")") and "(" not in label:
-        label = label[:-1]  # "4.2." and "6)" are clauses 4.2 and 6
-    return label
-
-
-def quote(text: str, limit: int = QUOTE_CHARS) -> str:
-    """Text for a sentence: whitespace collapsed, cut at a word near `limit`, in curly quotes."""
-    text = " ".join(text.split())
-    if len(text) > limit:
-        cut = text.rfind(" ", limit // 2, limit)
-        text = text[:cut if cut > 0 else limit].rstrip(" ,;:") + "…"
-    return f"“{text}”"
-
-
-@dataclass
-class Place:
-    """Where a block stands: its own clause number, the one before it, the story it is in."""
-
-    label: str | None = None  # the block's own clause number
-    after: str | None = None  # the nearest clause number before the block
-    story: str = "main"
-    text: str = ""  # the block's text (accepted view), to name an unnumbered paragraph by
-    in_table: bool = False
-
-    @property
-    def numbered(self) -> bool:
-        return bool(self.label or self.after or self.story_name)
-
-    @property
-    def story_name(self) -> str | None:
-        return STORY_NAMES.get(self.story.split(":")[0]) if self.story != "main" else None
-
-    def short(self) -> str:
-        """For the Clause column: "4.2", "after 4.2", "Footnote"."""
-        if self.story_name:
-            return self.story_name
-        if self.label:
-            return self.label
-        return f"after {self.after}" if self.after else ""
-
-    def name(self, capital: bool = False) -> str:
-        """The block in a sentence: "clause 4.2", "the paragraph after clause 4.2", "the paragraph
-        “Pilot Agreement”"."""
-        if self.story_name:
-            out = f"the {self.story_name.lower()}"
-        elif self.label:
-            out = self.label if self.label[0].isupper() else f"clause {self.label}"
-        else:
-            what = "the table cell" if self.in_table else "the paragraph"
-            out = f"{what} after clause {self.after}" if self.after else \
-                f"{what} {quote(self.text, 40)}" if self.text.strip() else what
-        return out[0].upper() + out[1:] if capital else out
-
-
-class Places:
-    """Clause numbers of every story's blocks, read once per refresh (a story's when a change in it
-    first asks)."""
-
-    def __init__(self, reviewer=None):
-        self._reviewer = reviewer
-        self._stories: dict[str, tuple[dict, list] | None] = {}
-        self._after: dict[str, list] = {}
-
-    def _story(self, key: str) -> tuple[dict, list] | None:
-        if key not in self._stories:
-            self._stories[key] = None
-            reviewer = self._reviewer
-            story = next((s for s in reviewer.stories() if s.key == key), None) if reviewer is not None else None
-            if story is not None:
-                snap = reviewer.document.snapshot_story(story) if story.type != "main" else reviewer.snapshot()
-                self._stories[key] = ({b.id: i for i, b in enumerate(snap.blocks)}, snap.blocks)
-        return self._stories[key]
-
-    def index(self, story: str, block_id: str | None) -> int | None:
-        found = self._story(story) if block_id else None
-        return found[0].get(block_id) if found else None
-
-    def place(self, story: str, block_id: str | None) -> Place:
-        i = self.index(story, block_id)
-        if i is None:
-            return Place(story=story)
-        blocks = self._stories[story][1]
-        block = blocks[i]
-        return Place(clause_number(block.display_label), self._label_before(story, i), story, block.text,
-                     block.table is not None)
-
-    def text_before(self, story: str, block_id: str | None) -> str:
-        """The text of the nearest block before this one that has any (to name an empty paragraph by)."""
-        i = self.index(story, block_id)
-        blocks = self._stories[story][1] if i is not None else []
-        return next((b.text for b in reversed(blocks[:i]) if b.text.strip()), "") if i is not None else ""
-
-    def _label_before(self, story: str, i: int) -> str | None:
-        labels = self._after.get(story)
-        if labels is None:  # the clause number at or before each block, computed once per story
-            labels, last = [], None
-            for block in self._stories[story][1]:
-                labels.append(last)
-                last = clause_number(block.display_label) or last
-            self._after[story] = labels
-        return labels[i]
 
 
 @dataclass
@@ -358,6 +247,7 @@ def change_rows(changes: list, places: Places | None = None) -> list[ChangeRow]:
     def add(kind, title, members: list[int], text, place=None, detail="") -> ChangeRow:
         taken.update(members)
         first = changes[members[0]]
+        title = titled(title, [changes[i].element for i in members], text)  # never a bare "Inserted"
         row = ChangeRow(kind, title, [changes[i] for i in sorted(members)], text,
                         place or places.place(first.story, first.block_id), detail, min(members))
         rows.append(row)
@@ -626,21 +516,21 @@ def _word_difference(row: ChangeRow) -> None:
         row.title = f"Moved: {text} {where}".replace("  ", " ").strip()
     elif row.title in ("Inserted paragraph", "Deleted paragraph") and not text:
         verb = "New" if row.kind == "insertion" else "Deleted"
-        row.title = f"{verb} empty paragraph{' after clause ' + place.after if place.after else ''}"
+        row.title = f"{verb} empty paragraph{place.where()}"
     elif row.title == "Inserted paragraph":
         row.title = f"New clause {place.label}: {text}" if place.label and not place.story_name else \
-            f"New paragraph after clause {place.after}: {text}" if place.after and not place.story_name else \
+            f"New paragraph{place.where()}: {text}" if place.where() and not place.story_name else \
             f"New paragraph in {place.name()}: {text}" if place.story_name else f"New paragraph: {text}"
     elif row.title == "Deleted paragraph":
         row.title = f"Deleted: clause {place.label} {text}" if place.label and not place.story_name else \
-            f"Deleted paragraph after clause {place.after}: {text}" if place.after and not place.story_name else \
+            f"Deleted paragraph{place.where()}: {text}" if place.where() and not place.story_name else \
             f"Deleted paragraph: {text}"
     elif row.kind == "table":
-        where = f" after clause {place.after}" if place.after else ""
+        where = place.where()
         row.title = f"{row.title.replace('Inserted', 'New').replace('Deleted', 'Removed')}{where}: " \
                     f"{quote(row.text.splitlines()[0]) if row.text.strip() else ''}".rstrip(": ")
     elif row.kind == "paragraph" and "empty" in row.title:
-        row.title = f"{row.title}{' after clause ' + place.after if place.after else ''}"
+        row.title = f"{row.title}{place.where()}"
     elif row.title == "Paragraph break inserted":
         row.title = f"{place.name(capital=True)} split into two paragraphs after {text}"
     elif row.title == "Paragraph break deleted":

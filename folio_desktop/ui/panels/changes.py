@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from ...layout.display_text import KIND_COLORS as PAGE_COLORS
 from ..review_actions import with_paragraph_marks
-from ..wording import short_date
+from ..wording import counted, short_date
 from .change_rows import KINDS, MARKS, ChangeRow, Places, change_rows, counts, difference_rows
 
 ROW_ROLE = Qt.UserRole  # index of the row in panel.rows
@@ -453,7 +453,7 @@ class ChangesPanel(QWidget):
         if not total:
             self.count_label.setText(f"No {'differences' if self.differences else 'tracked changes'}")
             return
-        head = f"{total} {noun}{'s' if total != 1 else ''}" if shown == total else f"{shown} of {total} {noun}s shown"
+        head = f"{total} {noun}{'s' if total != 1 else ''}" if shown == total else f"{shown} of {counted(total, noun)} shown"
         kinds, authors = counts(self.rows)
         lines = [f"{head}: " + ", ".join(plural(n, kind) for kind, n in kinds.items())]
         if not self.differences and len(authors) > 1:

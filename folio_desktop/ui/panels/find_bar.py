@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from ...docx.reading.search import block_matches
+from ..wording import counted
 
 
 def find_hits(reviewer, query: str, match_case: bool = False, whole_word: bool = False) -> list[tuple[str, int, int]]:
@@ -161,7 +162,7 @@ class FindBar(QWidget):
         elif not self.hits:
             self.count_label.setText("No matches")
         elif self.current < 0:
-            self.count_label.setText(f"{len(self.hits)} matches")
+            self.count_label.setText(counted(len(self.hits), "match", "matches"))
         else:
             self.count_label.setText(f"{self.current + 1} of {len(self.hits)}")
 

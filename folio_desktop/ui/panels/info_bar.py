@@ -16,7 +16,9 @@ class InfoBar(QFrame):
     def __init__(self, name: str, action: str | None = None, action_tip: str = "", parent=None):
         super().__init__(parent)
         self.setObjectName(name)
-        self.setStyleSheet(f"#{name} {{ background: #fff4ce; border-bottom: 1px solid #e0c97a; }}")
+        # its own dark text on its own light yellow, whichever palette the app follows
+        self.setStyleSheet(f"#{name} {{ background: #fff4ce; border-bottom: 1px solid #e0c97a; }}"
+                           f"#{name} QLabel, #{name} QToolButton {{ color: #3a2c00; }}")
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.PlainText)  # it may quote the document's words: never markup

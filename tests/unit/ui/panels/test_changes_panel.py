@@ -87,9 +87,16 @@ def test_rows_say_what_happened_who_did_it_and_the_text(panel, reviewer):
     assert panel.type_filter.itemData(1, Qt.ToolTipRole) == "3 of 6"
 
 
-def test_dates_are_converted_from_utc_to_local_short_form():
+@pytest.mark.parametrize(("locale", "form"), [("en_GB", "d MMM yyyy, HH:mm"), ("en_US", "MMM d, yyyy, h:mm AP"),
+                                               ("C", "d MMM yyyy, HH:mm")])
+def test_dates_are_converted_from_utc_to_local_time_with_the_month_named(locale, form):
     moment = QDateTime(QDate(2026, 3, 4), QTime(9, 21), QTimeZone.utc()).toLocalTime()
-    assert short_date("2026-03-04T09:21:00Z") == QLocale().toString(moment, QLocale.ShortFormat)
+    before = QLocale()
+    QLocale.setDefault(QLocale(locale))
+    try:  # "4 Mar 2026, 09:21" in Britain, "Mar 4, 2026, 9:21 AM" in the United States; never "4 03 2026"
+        assert short_date("2026-03-04T09:21:00Z").replace("\u202f", " ") == moment.toString(form)
+    finally:
+        QLocale.setDefault(before)
     assert short_date(None) == ""
     assert short_date("not a date") == "not a date"
 
