@@ -13,7 +13,7 @@ import sys
 import pytest
 from conftest import ROOT
 from key_helpers import SUPERDOC
-from test_keys_xvfb import TOOLS, Desk
+from xvfb_desk import TOOLS, Desk
 
 from folio_desktop.docx import DocxReviewer
 
