@@ -111,4 +111,8 @@ def no_blocking_dialogs(monkeypatch) -> list[str]:
                         ("getDouble", (0.0, False)), ("getMultiLineText", ("", False))):
         monkeypatch.setattr(QInputDialog, name, answer(f"QInputDialog.{name}", value))
     monkeypatch.setattr(QMenu, "exec", answer("QMenu.exec", None))
+    from PySide6.QtPrintSupport import QPageSetupDialog, QPrintDialog  # (their exec is their own)
+
+    monkeypatch.setattr(QPrintDialog, "exec", answer("QPrintDialog.exec", 0))
+    monkeypatch.setattr(QPageSetupDialog, "exec", answer("QPageSetupDialog.exec", 0))
     return asked

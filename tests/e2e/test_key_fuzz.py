@@ -60,6 +60,11 @@ PAGE_COMMANDS = ("edit_paragraph_action", "insert_paragraph_action", "delete_par
 # -- the keys -----------------------------------------------------------------------------------------
 
 
+# dialogs the window opens with open() (window-modal: they take the keyboard, block nothing): F1's list
+# of shortcuts and About; the watchdog closes them like any other, without calling them blocking
+OPENED_NOT_RUN = ("ShortcutsDialog", "AboutDialog")
+
+
 def _char_key(ch: str):
     upper = ch.upper()
     code = ord(upper) if len(upper) == 1 else 0x100
@@ -384,7 +389,8 @@ def test_random_keys_change_the_document_only_by_typing_in_the_pages(fuzz_window
     def watchdog():  # a modal dialog that the stubs missed: close it, and fail below
         modal = QApplication.activeModalWidget()
         if modal is not None:
-            blocked.append(type(modal).__name__)
+            if type(modal).__name__ not in OPENED_NOT_RUN:
+                blocked.append(type(modal).__name__)
             modal.reject()
 
     timer = QTimer()
