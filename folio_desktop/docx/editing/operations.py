@@ -32,7 +32,6 @@ from .checkpoints import (
     comment_parts,
     comment_slots,
     numbering_parts,
-    small_parts,
 )
 from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
 from .operation_effects import _receipt_position, _spans, _text_only, _touched, receipt_for
@@ -235,7 +234,7 @@ class OperationEngine:
                 self._take_back(record, version_before)
                 stamp.cursor[0] = cursor_before
         else:
-            for part in self._edited_parts():
+            for part in self._edited_parts(store._store is not None):
                 doc.package.mark_dirty(part)
             if in_place and isinstance(doc, Document):  # not a story wrapper (the redline writer's)
                 doc.invalidate(edited=in_place)
@@ -546,11 +545,12 @@ class OperationEngine:
             self._cursor = [max_revision_id(roots)]
         return self._cursor
 
-    def _edited_parts(self) -> list[str]:
-        """The parts a committed batch marks for writing: the main part, content types, and the comment
-        and numbering parts."""
+    def _edited_parts(self, wrote_comments: bool) -> list[str]:
+        """The parts a committed batch marks for writing: the main part, and the comment parts when it
+        wrote a comment. (A new list definition marks numbering, a new part the content types and the
+        relationships, where they are written: a part marked for nothing is written again, not as it was.)"""
         doc = self.doc
-        names = [doc.main_part, "[Content_Types].xml", *small_parts(doc)]
+        names = [doc.main_part, *(comment_parts(doc) if wrote_comments else ())]
         return [name for name in names if doc.package.has_part(name)]
 
 

@@ -317,6 +317,9 @@ class PageEditor(QObject):
         of the garbage collector's way, or a full collection walks millions of objects in the middle
         of a keystroke (~200 ms on a 500-page contract)."""
         reviewer = self.view.reviewer
+        if not self.view.isVisible():
+            return  # a window being closed: no typing to come, and its widgets may be going (a full
+            # collection then can meet a Qt wrapper half torn down)
         if reviewer is not None and reviewer is not self._frozen:
             self._frozen = reviewer
             gc.unfreeze()  # the document shown before may be garbage now

@@ -329,3 +329,26 @@ def test_undo_and_redo_give_back_exactly_the_document(op_type, mode, dirty):
     rev.restore(rev.checkpoint())
     rev.engine.set_done(record, True)
     assert open_state(rev, version=False) == after
+
+
+def _changed_parts(original: bytes, saved: bytes) -> set[str]:
+    import zipfile
+
+    before, after = zipfile.ZipFile(io.BytesIO(original)), zipfile.ZipFile(io.BytesIO(saved))
+    return {n for n in after.namelist() if n not in before.namelist() or before.read(n) != after.read(n)}
+
+
+def test_a_save_writes_only_the_parts_the_edits_changed():
+    """A part no edit changed is saved byte for byte as it came (its declaration and line ends too):
+    a tracked replacement writes the main part alone; a comment its parts, and the content types and
+    relationships only when it creates a part."""
+    original = PILOT.read_bytes()
+    rev = DocxReviewer.from_bytes(original)
+    block = next(b for b in rev.snapshot().blocks if "Pilot" in b.text and b.table is None)
+    rev.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
+        {"type": "replaceInBlock", "blockId": block.id, "find": "Pilot", "replace": "Trial"}]})
+    assert _changed_parts(original, rev.to_bytes()) == {"word/document.xml"}
+    rev.add_comment(block.id, "Is a trial what we agreed?")
+    changed = _changed_parts(original, rev.to_bytes())
+    assert "word/document.xml" in changed and "word/comments.xml" in changed
+    assert "word/numbering.xml" not in changed and "word/styles.xml" not in changed
