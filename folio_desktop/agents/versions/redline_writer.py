@@ -249,7 +249,8 @@ class _Redline:
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
             _mark_paragraph(b.element, stamp.mark("moveFrom"))
-            _wrap_runs(b.element, stamp, "moveFrom", deleted=True)
+            # Word keeps moved-away text as w:t (w:delText is for deletions only)
+            _wrap_runs(b.element, stamp, "moveFrom", deleted=False)
             _move_range(b.element, stamp, "moveFrom", group)
             self._record(self._op(type="deleteBlock", blockId=b.id, story=plan.key, moveId=f"move-{group}"),
                          list(range(before + 1, stamp.cursor[0] + 1)))
