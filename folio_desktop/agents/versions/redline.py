@@ -199,9 +199,9 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
                                                              scopes, reasons, formatting, moves)
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
-            if writer.applied or writer.skipped:
+            if writer.skipped or any(a["type"] != "formatRange" for a in writer.applied):
                 failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
-            else:  # nothing written: the buffer is the (resolved) base, so both checks read base_texts
+            else:  # no text written (formatting revisions never change text): both checks read base_texts
                 failing = {k if k in base_texts else None: "accepting every change did not give the later text"
                            for k in set(base_texts) | set(rev_texts)
                            if k not in skip and base_texts.get(k) != rev_texts.get(k)}

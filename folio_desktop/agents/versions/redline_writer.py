@@ -158,6 +158,7 @@ class _Redline:
                  formatting: bool = True):
         self.base, self.rev = base_rev.document, rev_rev.document
         self.formatting = formatting  # formatting revisions written (else the base formatting stays)
+        self.formatted = False  # some were: the stories' snapshots are stale
         self.author, self.policy = author, policy
         self.date = now_iso()
         self.ops: list[dict] = []
@@ -208,6 +209,8 @@ class _Redline:
         for plan in fine if self.formatting else ():
             self.current = plan.key
             self._format(plan)
+        if self.formatted:
+            self.base.invalidate()
         self.current = None
         self._one_date()
 
@@ -368,9 +371,9 @@ class _Redline:
                 if after > before:  # one entry per paragraph whose formatting revisions were written
                     self._record(self._op(type="formatRange", blockId=b.id, story=plan.key),
                                  list(range(before + 1, after + 1)))
-        if changed:
+        if changed:  # (the snapshots are dropped once, after every story: see run)
             self.base.package.mark_dirty(plan.base_story.part)
-            self.base.invalidate()
+            self.formatted = True
 
     def _one_date(self) -> None:
         """Every revision of the redline carries the same timestamp (batches may straddle a second)."""
