@@ -26,6 +26,8 @@ _GONE = {_W + t for t in ("del", "moveFrom")}  # runs not in the accepted view
 _INSERTED = {_W + t for t in ("ins", "moveTo")}
 _TEXT_TAGS = (T_T, _W + "instrText")
 _ZERO = {W_RPR, _W + "lastRenderedPageBreak"}
+# run content the text edits may write as a plain character (a non-breaking hyphen becomes "-")
+_AS_TEXT = {_W + "noBreakHyphen": "-", _W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n"}
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 # run properties that are not formatting a reader sees (spell-check language, proofing)
 _RPR_IGNORED = {_W + t for t in ("lang", "noProof", "rPrChange", "ins", "del", "moveFrom", "moveTo")}
@@ -33,8 +35,10 @@ _PPR_NOT_OWN = {W_RPR, _W + "sectPr", T_PPR_CHANGE}
 
 
 def _key(el: etree._Element) -> tuple:
-    """A canonical form of a property element: tag, sorted attributes, children."""
-    return el.tag, tuple(sorted(el.attrib.items())), tuple(_key(c) for c in el if isinstance(c.tag, str))
+    """A canonical form of a property element: tag, sorted WordprocessingML attributes (another
+    tool's bookkeeping attributes, e.g. PowerTools' Unid, are not formatting), children."""
+    attrs = tuple(sorted((k, v) for k, v in el.attrib.items() if k.startswith(_W)))
+    return el.tag, attrs, tuple(_key(c) for c in el if isinstance(c.tag, str))
 
 
 def _rpr_key(children) -> tuple:
@@ -61,7 +65,7 @@ def _tokens(run: etree._Element) -> list:
         if child.tag in _TEXT_TAGS:
             out.extend(child.text or "")
         elif _length(child):
-            out.append(child.tag)
+            out.append(_AS_TEXT.get(child.tag, child.tag))
     return out
 
 
