@@ -177,7 +177,8 @@ def main() -> int:
                              "some CI machines) each run of either tool then compiles every module it imports. "
                              "By default both run from bytecode compiled once, as an installed package runs")
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # the checkout first; a PYTHONPATH given (python-redlines installed with pip --target) stays after it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
     other = _python_redlines_available()
     if other:
         print(f"python-redlines cannot run here ({other}); only our timings are measured.")

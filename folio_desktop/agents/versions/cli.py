@@ -38,6 +38,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--author", default="folio compare", help='author of the tracked changes (default "folio compare")')
     parser.add_argument("--privacy", action="extend", nargs="+", default=[], metavar="TRANSFORM",
                         choices=list(privacy_mod.TRANSFORMS), help="strip package metadata from the output")
+    parser.add_argument("--no-formatting", action="store_true",
+                        help="do not show formatting changes (bold, fonts, styles...) as revisions")
+    parser.add_argument("--no-moves", action="store_true",
+                        help="show moved paragraphs as a deletion and an insertion, not as moves")
     return parser
 
 
@@ -66,7 +70,8 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
         with _step("aligning", err):
             diff = diff_reviewers(base, revised, privacy={"transforms": args.privacy})
         with _step("redlining", err):
-            result = redline_reviewers(base, revised, args.author, {"transforms": args.privacy})
+            result = redline_reviewers(base, revised, args.author, {"transforms": args.privacy},
+                                       formatting=not args.no_formatting, moves=not args.no_moves)
         with _step("writing", err):
             atomic_write(args.output, result["buffer"])
     except DocxError as exc:

@@ -9,7 +9,15 @@ Per story pair the blocks are aligned as in compare.py, then written in four pha
    (word-level redline), deleteBlock, deleteTableRow, deleteTable, mergeBlockWithNext;
 3. a replaceBlock the engine refuses (e.g. it would rewrite a note marker) becomes a deletion of the
    base paragraph plus a copied-in revised paragraph;
-4. formatRange puts back the revised bold / italic / underline on paired paragraphs.
+4. formatting revisions, as Word's Compare writes them (redline_format.py): on paragraphs paired
+   with the same text every run takes the revised run properties with the old ones in w:rPrChange,
+   and changed paragraph properties (style, alignment, indentation, lists) the revised w:pPr with
+   the old one in w:pPrChange. formatting=False leaves the base formatting and writes none.
+
+Moves (redline_plan._pair_moves): a deleted paragraph and an inserted one of the same text with at
+least MOVE_MIN_WORDS (3) words are written as Word writes a move: w:moveFrom / w:moveTo wrappers and
+paragraph marks inside w:moveFromRangeStart/End and w:moveToRangeStart/End of one w:name. A paragraph
+edited as well as moved stays a deletion and an insertion. moves=False writes every move that way.
 
 Table structure the writer cannot express row by row (new or removed cells, rows split between
 tables) falls back to deleting the base table and inserting the revised one. Finally every revision
@@ -102,7 +110,7 @@ def _check_options(base_view, revised_view, undefined_references) -> None:
 FALLBACK_SCOPES = ("regions", "story")  # coarser and coarser, tried in this order
 
 
-def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
+def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -> tuple[list, list]:
     """A plan per story pair (fine, or coarse as `scopes` says), and the stories left unprocessed.
     A story whose tables cannot be planned row by row is planned coarse at once."""
     base_stories, rev_stories = story_blocks(base_rev), story_blocks(rev_rev)
@@ -132,7 +140,8 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
         else:
             try:
                 _plan_story(plan, base_root, rev_root)
-                _pair_moves(plan, group)
+                if moves:
+                    _pair_moves(plan, group)
             except RedlineVerificationError:
                 reasons.setdefault(key, "its tables could not be redlined row by row")
                 scopes[key] = FALLBACK_SCOPES[0]
@@ -141,11 +150,12 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
     return plans, unprocessed
 
 
-def _write(base_rev, rev_rev, author, undefined_references, scopes: dict, reasons: dict):
+def _write(base_rev, rev_rev, author, undefined_references, scopes: dict, reasons: dict,
+           formatting: bool = True, moves: bool = True):
     """One attempt: plan, write, serialize; (buffer, writer, plans, unprocessed, failing). A writer
     failure leaves no buffer and names the story being written (None when it is not known)."""
-    plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons)
-    writer = _Redline(base_rev, rev_rev, author, undefined_references)
+    plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons, moves)
+    writer = _Redline(base_rev, rev_rev, author, undefined_references, formatting)
     try:
         writer.run(plans)
         return base_rev.to_bytes(), writer, plans, unprocessed, {}
@@ -173,10 +183,12 @@ def _escalate(scopes: dict, reasons: dict, failing: dict, plans: list) -> bool:
 
 
 def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str = "folio compare",
-                      privacy=None, undefined_references: str = "keep") -> dict:
+                      privacy=None, undefined_references: str = "keep", formatting: bool = True,
+                      moves: bool = True) -> dict:
     """The redline of two opened, resolved documents. base_rev is edited in place; when a story has
     to be redone coarser (result["fallbacks"]) the redline is rebuilt on a fresh copy of the base, so
-    read the redline from result["buffer"]."""
+    read the redline from result["buffer"]. formatting=False writes no formatting revisions (the
+    base formatting stays); moves=False writes moved paragraphs as a deletion and an insertion."""
     transforms = privacy_mod.normalize_transforms(privacy)
     base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
     pristine = base_rev.to_bytes()
@@ -184,12 +196,12 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
     while True:
         buffer, writer, plans, unprocessed, failing = _write(base_rev, rev_rev, author, undefined_references,
-                                                             scopes, reasons)
+                                                             scopes, reasons, formatting, moves)
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
-            if writer.applied or writer.skipped:
+            if writer.skipped or any(a["type"] != "formatRange" for a in writer.applied):
                 failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
-            else:  # nothing written: the buffer is the (resolved) base, so both checks read base_texts
+            else:  # no text written (formatting revisions never change text): both checks read base_texts
                 failing = {k if k in base_texts else None: "accepting every change did not give the later text"
                            for k in set(base_texts) | set(rev_texts)
                            if k not in skip and base_texts.get(k) != rev_texts.get(k)}
@@ -209,7 +221,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
 
 
 def generate_redline_docx(base: bytes, revised: bytes, author: str = "folio compare", base_view: str = "final",
-                          revised_view: str = "final", privacy=None, undefined_references: str = "keep") -> dict:
+                          revised_view: str = "final", privacy=None, undefined_references: str = "keep",
+                          formatting: bool = True, moves: bool = True) -> dict:
     """Base package + tracked changes that turn it into the revised one (spec §9.3).
 
     Returns {buffer, applied, skipped, unprocessedStories, privacyReport, referenceWarnings}. Raises
@@ -218,7 +231,7 @@ def generate_redline_docx(base: bytes, revised: bytes, author: str = "folio comp
     _check_options(base_view, revised_view, undefined_references)
     privacy_mod.normalize_transforms(privacy)
     return redline_reviewers(open_view(base, base_view, author), open_view(revised, revised_view), author,
-                             privacy, undefined_references)
+                             privacy, undefined_references, formatting, moves)
 
 
 __all__ = ["generate_redline_docx", "redline_reviewers"]

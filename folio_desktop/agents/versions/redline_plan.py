@@ -10,7 +10,7 @@ from lxml import etree
 from folio_desktop.docx.editing.ops.context import is_last_paragraph
 from folio_desktop.docx.package.ooxml import W_NS
 
-from .compare import same_text
+from .compare import MOVE_MIN_WORDS, same_text
 from .redline_errors import RedlineVerificationError
 
 _W = "{" + W_NS + "}"
@@ -188,7 +188,7 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
     are written as a tracked move (moveFrom / moveTo), unless the source cannot lose its mark."""
     waiting: dict[str, list] = {}
     for op, b in plan.deletes:
-        if op == "deleteBlock" and len(b.text.split()) >= 3 and not is_last_paragraph(b.element):
+        if op == "deleteBlock" and len(b.text.split()) >= MOVE_MIN_WORDS and not is_last_paragraph(b.element):
             waiting.setdefault(b.text, []).append(b)
     rev_text = {id(r.element): r.text for r in plan.rev_blocks}
     for job in plan.copies:

@@ -9,18 +9,17 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing.ops.context import is_last_paragraph
 from folio_desktop.docx.editing.ops.paragraph_props import PPR_ORDER
 from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS, Stamp, max_revision_id, now_iso
-from folio_desktop.docx.model.textkit import index_to_utf16, text_hash
 from folio_desktop.docx.package.ooxml import W_NS, W_PPR, W_RPR
 
-from .compare import format_segments, same_markup, styles_alike
+from .compare import same_markup, styles_alike
 from .redline_errors import GenerateRedlineDocxResourceImportError
+from .redline_format import FormatWriter
 from .redline_importer import _STRIPPED, _Importer, _story_roots
 from .redline_plan import _Copy, _StoryPlan
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR = (_W + t for t in ("p", "r", "t", "tbl", "tr"))
 _LEADING = {_W + t for t in ("tcPr", "tblPr", "tblGrid", "trPr", "tblPrEx", "sdtPr", "sdtEndPr")}
-REDLINE_FORMATS = ("bold", "italic", "underline")
 
 
 # -- revision marks written by the copy-in writer ------------------------------------------------------------
@@ -155,8 +154,11 @@ def _apply(doc, story, ops: list[dict], author: str) -> dict:
 # -- the writer ---------------------------------------------------------------------------------------------
 
 class _Redline:
-    def __init__(self, base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str, policy: str):
+    def __init__(self, base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str, policy: str,
+                 formatting: bool = True):
         self.base, self.rev = base_rev.document, rev_rev.document
+        self.formatting = formatting  # formatting revisions written (else the base formatting stays)
+        self.formatted = False  # some were: the stories' snapshots are stale
         self.author, self.policy = author, policy
         self.date = now_iso()
         self.ops: list[dict] = []
@@ -204,9 +206,11 @@ class _Redline:
         for plan in fine:
             self.current = plan.key
             self._edit(plan)
-        for plan in fine:
+        for plan in fine if self.formatting else ():
             self.current = plan.key
             self._format(plan)
+        if self.formatted:
+            self.base.invalidate()
         self.current = None
         self._one_date()
 
@@ -248,7 +252,8 @@ class _Redline:
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
             _mark_paragraph(b.element, stamp.mark("moveFrom"))
-            _wrap_runs(b.element, stamp, "moveFrom", deleted=True)
+            # Word keeps moved-away text as w:t (w:delText is for deletions only)
+            _wrap_runs(b.element, stamp, "moveFrom", deleted=False)
             _move_range(b.element, stamp, "moveFrom", group)
             self._record(self._op(type="deleteBlock", blockId=b.id, story=plan.key, moveId=f"move-{group}"),
                          list(range(before + 1, stamp.cursor[0] + 1)))
@@ -286,7 +291,7 @@ class _Redline:
         replace_ops = []
         for b, r in plan.replaces:
             op = {"type": "replaceBlock", "blockId": b.id, "text": r.text}
-            if r.style_id != b.style_id:
+            if r.style_id != b.style_id and self.formatting:
                 style = self.importer.style(r.style_id) if r.style_id else None
                 if style is not None or r.style_id is None:
                     op["styleId"] = style
@@ -346,22 +351,29 @@ class _Redline:
                                  **({"message": entry["message"]} if entry.get("message") else {})})
 
     def _format(self, plan: _StoryPlan) -> None:
-        # paragraphs kept as they were, with the same markup on both sides, cannot differ in format
-        todo = plan.replaces + [(b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
+        """Formatting revisions (w:rPrChange, w:pPrChange) on the paragraphs paired with the same text
+        after the edits; paragraphs kept as they were, with the same markup, cannot differ in format."""
+        todo = plan.replaces + plan.rewrites + [
+            (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
         if not todo:
             return
         snap = self.base.snapshot_story(plan.base_story)
-        ops = []
+        writer = FormatWriter(self._stamp, self.importer.style, self.importer.num)
+        changed = False
         for b, r in todo:
             now = snap.block(b.id)
-            if now is None or now.text != r.text:
+            if now is None or now.element is None or r.element is None:
                 continue
-            for start, end, delta in format_segments(now, r, REDLINE_FORMATS):
-                text = now.text
-                ops.append(self._op(type="formatRange", formatting=delta, range={
-                    "type": "textRange", "blockId": b.id, "startOffset": index_to_utf16(text, start),
-                    "endOffset": index_to_utf16(text, end), "selectedTextHash": text_hash(text[start:end])}))
-        self._collect(_apply(self.base, plan.base_story, ops, self.author), ops)
+            before = self._stamp().cursor[0]
+            if writer.paragraph(now.element, r.element):
+                changed = True
+                after = self._stamp().cursor[0]
+                if after > before:  # one entry per paragraph whose formatting revisions were written
+                    self._record(self._op(type="formatRange", blockId=b.id, story=plan.key),
+                                 list(range(before + 1, after + 1)))
+        if changed:  # (the snapshots are dropped once, after every story: see run)
+            self.base.package.mark_dirty(plan.base_story.part)
+            self.formatted = True
 
     def _one_date(self) -> None:
         """Every revision of the redline carries the same timestamp (batches may straddle a second)."""
