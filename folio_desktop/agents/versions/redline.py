@@ -33,6 +33,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 
 from . import privacy as privacy_mod
 from .compare import Budget, align, open_view, story_blocks
+from .objects import ObjectKeys, has_objects
 from .redline_errors import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
@@ -50,7 +51,11 @@ REFERENCE_POLICIES = ("keep", "refuse")
 # -- verification -------------------------------------------------------------------------------------------
 
 def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
-    return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
+    """Story key -> each block's text, followed by its pictures' and equations' keys when it holds
+    any (a replaced or resized picture changes no text, and the check must see it)."""
+    keys = ObjectKeys(rev.document)
+    return {key: [b.text + (f" [objects {keys.key(story.part, b.element)}]" if has_objects(b.element) else "")
+                  for b in blocks] for key, (story, blocks) in story_blocks(rev).items()}
 
 
 def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
@@ -109,6 +114,7 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
     budget, group = Budget(), [1]
     plans, unprocessed = [], []
     referenced = _referenced_notes(rev_rev.document)
+    pictures = (ObjectKeys(base_rev.document), ObjectKeys(rev_rev.document))
     for key in list(base_stories) + [k for k in rev_stories if k not in base_stories]:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
@@ -125,6 +131,7 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict) -> tuple[list, list]:
                                     "reason": "missing-base-story" if b_story is None else "missing-revised-story"})
             continue  # notes come and go with the references to them
         plan = _StoryPlan(key, b_story, r_story, b_blocks, r_blocks, align(b_blocks, r_blocks, budget))
+        plan.pictures = pictures
         base_root = base_rev.document.story_container(b_story)
         rev_root = rev_rev.document.story_container(r_story)
         if key in scopes:

@@ -21,6 +21,9 @@ _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR = (_W + t for t in ("p", "r", "t", "tbl", "tr"))
 _LEADING = {_W + t for t in ("tcPr", "tblPr", "tblGrid", "trPr", "tblPrEx", "sdtPr", "sdtEndPr")}
 REDLINE_FORMATS = ("bold", "italic", "underline")
+M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+_MATH_WHOLE = (f"{{{M_NS}}}oMathPara", f"{{{M_NS}}}oMath")
+_WRAPPED = {T_R, *_MATH_WHOLE}  # what a revision wrapper holds
 
 
 # -- revision marks written by the copy-in writer ------------------------------------------------------------
@@ -61,15 +64,17 @@ def _mark_paragraph(p: etree._Element, mark: etree._Element) -> None:
 
 
 def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> None:
-    """Wrap every run (consecutive siblings together) in one revision wrapper of `tag`."""
-    runs = list(el.iter(T_R))
+    """Wrap every run and every equation (consecutive siblings together) in one revision wrapper of
+    `tag`. An equation (m:oMathPara / m:oMath) is wrapped whole: its math runs are no w:r, so a wrapper
+    per w:r would leave it unmarked, and rejecting or accepting would keep it on both sides."""
+    units = _wrap_units(el)
     done: set = set()
-    for run in runs:
+    for run in units:
         if id(run) in done:
             continue
         group = [run]
         nxt = run.getnext()
-        while nxt is not None and nxt.tag == T_R:
+        while nxt is not None and nxt.tag in _WRAPPED:
             group.append(nxt)
             nxt = nxt.getnext()
         wrapper = stamp.mark(tag)
@@ -81,6 +86,20 @@ def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> Non
             for r in group:
                 for t in r.iter(T_T, _W + "instrText"):
                     t.tag = _W + ("delText" if t.tag == T_T else "delInstrText")
+
+
+def _wrap_units(el: etree._Element) -> list[etree._Element]:
+    """The runs and outermost equations in el, in document order (a run inside an equation goes
+    with the equation)."""
+    out: list = []
+    inside: set = set()  # equations taken whole
+    for unit in el.iter(*_WRAPPED):
+        if any(a in inside for a in unit.iterancestors(*_MATH_WHOLE)):
+            continue
+        if unit.tag in _MATH_WHOLE:
+            inside.add(unit)
+        out.append(unit)
+    return out
 
 
 def _mark_inserted(el: etree._Element, stamp: Stamp, tag: str = "ins") -> None:
