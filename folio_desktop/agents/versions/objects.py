@@ -1,8 +1,8 @@
 """What a paragraph shows besides its text: the pictures in it, each named by a digest of its image
-bytes and its size on the page, and its equations. A block's text reads a picture as nothing, so
+bytes and its size on the page, its equations and its fields' codes. A block's text reads a picture as nothing, so
 without this a picture replaced by another (or resized) compares as unchanged and the redline's check
 cannot see it either; an equation's text reads like plain text, so an equation written out as plain
-words would pass the check.
+words would pass the check; a field's code (PAGE, REF Clause3) is no text at all.
 
 The key is independent of the package: relationship ids and part names differ between the base, the
 revised document and the redline (which copies a revised picture in under a fresh name), the image
@@ -22,7 +22,8 @@ WP_HOLDERS = (f"{{{WP_NS}}}inline", f"{{{WP_NS}}}anchor")
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _REFS = (f"{{{R_NS}}}embed", f"{{{R_NS}}}link", f"{{{R_NS}}}id")
 M_OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath"
-_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH)
+W_INSTR = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}instrText"
+_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR)
 
 
 class ObjectKeys:
@@ -35,11 +36,18 @@ class ObjectKeys:
 
     def key(self, part: str, element: etree._Element | None) -> str:
         """'' for a paragraph without pictures or equations, else one token per picture (and one per
-        equation: its text reads like plain text) in document order."""
+        equation: its text reads like plain text; and one per field code) in document order."""
         if element is None:
             return ""
         tokens = []
-        for ref in element.iter(A_BLIP, V_IMAGEDATA, M_OMATH, *WP_HOLDERS):
+        code: list[str] = []  # a field's code may be split over several runs
+        for ref in element.iter(A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR, *WP_HOLDERS):
+            if ref.tag == W_INSTR:
+                code.append(ref.text or "")
+                continue
+            if code:
+                tokens.append("field:" + " ".join("".join(code).split()))
+                code = []
             if ref.tag == M_OMATH:
                 tokens.append("equation")
                 continue
@@ -55,6 +63,8 @@ class ObjectKeys:
             if ref.tag == V_IMAGEDATA:  # a VML picture's size is in its shape's style
                 shape = ref.getparent()
                 tokens.append((shape.get("style") or "") if shape is not None else "")
+        if code:
+            tokens.append("field:" + " ".join("".join(code).split()))
         return " ".join(tokens)
 
     def _digest(self, part: str, rid: str) -> str:

@@ -16,6 +16,7 @@ from .compare import format_segments, same_markup, styles_alike
 from .redline_errors import GenerateRedlineDocxResourceImportError
 from .redline_importer import _STRIPPED, _Importer, _story_roots
 from .redline_plan import _Copy, _StoryPlan
+from .sections import changed_sections, redline_section
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR = (_W + t for t in ("p", "r", "t", "tbl", "tr"))
@@ -226,8 +227,24 @@ class _Redline:
         for plan in fine:
             self.current = plan.key
             self._format(plan)
+        self.current = "main"
+        self._sections()
         self.current = None
         self._one_date()
+
+    def _sections(self) -> None:
+        """Sections whose page setup changed take the revised one, the old one kept in the change."""
+        part = self.base.main_part
+        pairs = changed_sections(self.base.package.xml(part), self.rev.package.xml(self.rev.main_part))
+        if not pairs:
+            return
+        stamp = self._stamp()
+        for base_sect, rev_sect in pairs:
+            before = stamp.cursor[0]
+            redline_section(base_sect, rev_sect, stamp.mark("sectPrChange"))
+            self._record(self._op(type="formatSection", story="main"), list(range(before + 1, stamp.cursor[0] + 1)))
+        self.base.package.mark_dirty(part)
+        self.base.invalidate()
 
     def _write_coarse(self, plan: _StoryPlan) -> None:
         """The fallback plan: base units deleted whole, revised units copied in whole after them."""

@@ -1,4 +1,5 @@
-"""Redlines of content other than plain text: equations (Office Math), pictures, notes holding them.
+"""Redlines of content other than plain text: equations (Office Math), pictures, notes holding them,
+field codes and section properties.
 
 Each redline must be right both ways (accepting everything gives the later version, rejecting everything
 the earlier one, equation text and picture bytes included), show a tracked change where the content
@@ -24,6 +25,7 @@ from folio_desktop.docx import DocxReviewer
 M_DECL = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
 WC = CORPUS / "wild" / "JSv4+Docxodus" / "TestFiles" / "WC"
 EMU = 9525
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 # -- building blocks -----------------------------------------------------------------------------------
@@ -260,3 +262,56 @@ def test_libreoffice_opens_a_redline_with_an_equation_and_a_picture(tmp_path):
     run = subprocess.run([soffice, "--headless", "--convert-to", "txt", "--outdir", str(tmp_path), str(path)],
                          capture_output=True, timeout=120)
     assert run.returncode == 0 and (tmp_path / "redline.txt").exists()
+
+
+# -- fields and sections ------------------------------------------------------------------------------------
+
+def complex_field(code: str, shown: str) -> str:
+    return ('<w:p><w:r><w:t xml:space="preserve">See page </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+            f'<w:r><w:instrText xml:space="preserve"> {code} </w:instrText></w:r>'
+            '<w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            f'<w:r><w:t>{shown}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>')
+
+
+def field_codes(rev: DocxReviewer) -> list[str]:
+    root = rev.document.package.xml(rev.document.main_part)
+    return ["".join(t.text or "" for t in root.iter(f"{{{W_NS}}}instrText")).strip()]
+
+
+def test_a_field_whose_code_changed_is_redlined():
+    base = build_docx(p("Intro.") + complex_field("PAGEREF Clause3 \\h", "4"))
+    revised = build_docx(p("Intro.") + complex_field("PAGEREF Clause7 \\h", "4"))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert field_codes(resolved(result["buffer"], True)) == field_codes(DocxReviewer.from_bytes(b))
+        assert field_codes(resolved(result["buffer"], False)) == field_codes(DocxReviewer.from_bytes(a))
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert "<w:delInstrText" in xml and re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:instrText", xml, re.S)
+
+
+PORTRAIT = '<w:pgSz w:w="12240" w:h="15840"/>'
+LANDSCAPE = '<w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/>'
+
+
+def page_sizes(data: bytes, accept: bool) -> list[str]:
+    return re.findall(r"<w:pgSz [^>]*/>", part_xml(resolved(data, accept).to_bytes(), "word/document.xml"))
+
+
+def test_a_page_turned_landscape_is_a_section_change():
+    base = build_docx(p("Body text."))
+    revised = edited(base, "word/document.xml", PORTRAIT, LANDSCAPE)
+    for a, b, before, after in ((base, revised, PORTRAIT, LANDSCAPE), (revised, base, LANDSCAPE, PORTRAIT)):
+        result = generate_redline_docx(a, b)
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert "<w:sectPrChange " in xml
+        assert page_sizes(result["buffer"], True) == [after]
+        assert page_sizes(result["buffer"], False) == [before]
+        assert DocxReviewer.from_bytes(result["buffer"]).snapshot().blocks
+        docx = pytest.importorskip("docx")
+        assert docx.Document(io.BytesIO(result["buffer"])).sections[0].page_width is not None
+
+
+def test_an_unchanged_section_has_no_section_change():
+    base = build_docx(p("Body text."))
+    revised = build_docx(p("Body text changed."))
+    assert "<w:sectPrChange " not in part_xml(generate_redline_docx(base, revised)["buffer"], "word/document.xml")
