@@ -58,14 +58,16 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
                   for b in blocks] for key, (story, blocks) in story_blocks(rev).items()}
 
 
-def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
+def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unreferenced: set = frozenset()) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
-    all the revised document. A key the base does not have (an imported note) is reported as None."""
+    all the revised document. A key the base does not have (an imported note) is reported as None.
+    The base's `unreferenced` notes are shown nowhere; rejecting a reference inserted to one deletes
+    it, as Word does, so they are not compared."""
     out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
     got = story_texts(rejected)
-    for key in sorted(set(got) | set(base_texts)):
+    for key in sorted((set(got) | set(base_texts)) - unreferenced):
         if got.get(key) != base_texts.get(key):
             out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
@@ -186,6 +188,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     read the redline from result["buffer"]."""
     transforms = privacy_mod.normalize_transforms(privacy)
     base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
+    unreferenced = {k for k in base_texts if k.startswith(("footnote:", "endnote:"))} - \
+        _referenced_notes(base_rev.document)
     pristine = base_rev.to_bytes()
     scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
@@ -195,7 +199,7 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
             if writer.applied or writer.skipped:
-                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip, unreferenced)
             else:  # nothing written: the buffer is the (resolved) base, so both checks read base_texts
                 failing = {k if k in base_texts else None: "accepting every change did not give the later text"
                            for k in set(base_texts) | set(rev_texts)

@@ -315,3 +315,38 @@ def test_an_unchanged_section_has_no_section_change():
     base = build_docx(p("Body text."))
     revised = build_docx(p("Body text changed."))
     assert "<w:sectPrChange " not in part_xml(generate_redline_docx(base, revised)["buffer"], "word/document.xml")
+
+
+# -- valid input is never refused ---------------------------------------------------------------------------
+
+def without_part(data: bytes, part: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if info.filename != part:
+                zout.writestr(info, zin.read(info.filename))
+    return out.getvalue()
+
+
+def test_a_picture_whose_image_is_missing_is_copied_in_all_the_same():
+    # the relationship names a media part the package lacks (a real file in the corpus does this)
+    revised = without_part(build_docx(p("Intro.") + picture("rId10") + p("End."),
+                                      media={"rId10": ("image1.png", png((5, 5, 5)))}), "word/media/image1.png")
+    base = build_docx(p("Intro.") + p("End."))
+    for a, b in ((base, revised), (revised, base)):
+        result = generate_redline_docx(a, b)
+        out = result["buffer"]
+        assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(b))
+        assert story_texts(resolved(out, False)) == story_texts(DocxReviewer.from_bytes(a))
+        assert _tracked_drawings(part_xml(out, "word/document.xml")) in ((1, 0), (0, 1))
+
+
+def test_a_note_the_earlier_version_left_unreferenced_is_not_a_refusal():
+    note_part = SEPARATORS + footnote(1, '<w:r><w:t xml:space="preserve"> A note</w:t></w:r>')
+    base = build_docx(p("Body text."), footnotes=note_part)  # the note is there, nothing refers to it
+    revised = build_docx(noted("Body text."), footnotes=note_part)
+    result = generate_redline_docx(base, revised)
+    out = result["buffer"]
+    assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(revised))
+    assert resolved(out, False).snapshot().blocks[0].text == "Body text."
+    assert re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:footnoteReference", part_xml(out, "word/document.xml"), re.S)
