@@ -3,6 +3,8 @@ marked inserted, the rest through the operation engine in tracked-changes mode, 
 
 from __future__ import annotations
 
+import copy
+
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
@@ -350,18 +352,16 @@ class _Redline:
             self._rewrite(plan, fallback)
 
     def _rewrite(self, plan: _StoryPlan, pairs) -> None:
-        """Paragraphs a word diff cannot rewrite (note references, or refused by the engine): every
-        old run is deleted and the revised runs, copied with their formatting, inserted after them,
-        inside the same paragraph so no paragraph mark changes."""
+        """Paragraphs a word diff cannot rewrite (note references, equations, pictures, field codes,
+        or refused by the engine): the old runs are deleted and the revised runs, copied with their
+        formatting, inserted after them, inside the same paragraph so no paragraph mark changes. Runs
+        and equations alike at either end stay as they are (not with note references: those are
+        renumbered), so a changed equation or picture is all the change shows."""
         stamp = self._stamp()
         for b, r in pairs:
             before = stamp.cursor[0]
             new = self.importer.prepare(r.element, plan.rev_story.part, plan.base_story.part)
-            _wrap_runs(b.element, stamp, "del", deleted=True)
-            _wrap_runs(new, stamp, "ins", deleted=False)
-            for child in list(new):
-                if child.tag != W_PPR:
-                    b.element.append(child)
+            _replace_middle(b.element, new, stamp, trim=not (_has_note_refs(b.element) or _has_note_refs(new)))
             self._record(self._op(type="replaceBlock", blockId=b.id, story=plan.key),
                          list(range(before + 1, stamp.cursor[0] + 1)))
         for note in self.importer.pending_notes:
@@ -407,6 +407,47 @@ class _Redline:
                 if el.get(_W + "date") not in (None, self.date):
                     el.set(_W + "date", self.date)
                     self.base.package.mark_dirty(part)
+
+
+def _replace_middle(p: etree._Element, new: etree._Element, stamp: Stamp, trim: bool) -> None:
+    """p's children between the ones alike at either end marked deleted, and new's children between
+    them copied in after them marked inserted."""
+    old = [c for c in p if c.tag != W_PPR]
+    fresh = [c for c in new if c.tag != W_PPR]
+    head = tail = 0
+    if trim:
+        ko, kn = [_markup(c) for c in old], [_markup(c) for c in fresh]
+        n = min(len(old), len(fresh))
+        while head < n and ko[head] == kn[head]:
+            head += 1
+        while tail < n - head and ko[-1 - tail] == kn[-1 - tail]:
+            tail += 1
+    anchor = old[head - 1] if head else p.find(W_PPR)
+    # held apart while wrapped, so a wrapper cannot take in the runs kept either side
+    gone, came = etree.Element("held"), etree.Element("held")
+    gone.extend(old[head:len(old) - tail])
+    came.extend(fresh[head:len(fresh) - tail])
+    _wrap_runs(gone, stamp, "del", deleted=True)
+    _wrap_runs(came, stamp, "ins", deleted=False)
+    for el in list(gone) + list(came):
+        if anchor is None:
+            p.insert(0, el)
+        else:
+            anchor.addnext(el)
+        anchor = el
+
+
+def _markup(el: etree._Element) -> bytes:
+    """The element's markup without revision-save ids (w:rsid*), which differ between versions."""
+    el = copy.deepcopy(el)
+    for node in el.iter():
+        for attr in [a for a in node.attrib if a.startswith(_W + "rsid")]:
+            del node.attrib[attr]
+    return etree.tostring(el, method="c14n", exclusive=True)
+
+
+def _has_note_refs(p: etree._Element) -> bool:
+    return next(p.iter(_W + "footnoteReference", _W + "endnoteReference"), None) is not None
 
 
 def _is_inserted(p: etree._Element) -> bool:

@@ -150,7 +150,9 @@ def test_an_edited_equation_is_deleted_and_inserted_whole(display):
     revised = build_docx(p("Intro.") + equation("E=mc", "Energy is ", display) + p("After."))
     result = assert_redline_is_right(base, revised)
     assert result["fallbacks"] == []
-    assert tracked_equations(part_xml(result["buffer"], "word/document.xml")) == (1, 1)
+    xml = part_xml(result["buffer"], "word/document.xml")
+    assert tracked_equations(xml) == (1, 1)
+    assert "<w:delText" not in xml  # the words beside the equation stay as they are
     # the equation text is what accepting and rejecting give
     assert resolved(result["buffer"], True).snapshot().blocks[1].text == "Energy is E=mcx2"
     assert resolved(result["buffer"], False).snapshot().blocks[1].text == "Energy is E=mx2"
@@ -210,7 +212,9 @@ def test_a_replaced_picture_is_a_deletion_and_an_insertion():
     for a, b in ((base, revised), (revised, base)):
         result = assert_redline_is_right(a, b)
         assert result["applied"], "a replaced picture must be reported as a change"
-        assert _tracked_drawings(part_xml(result["buffer"], "word/document.xml")) == (1, 1)
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert _tracked_drawings(xml) == (1, 1)
+        assert "<w:delText" not in xml  # only the picture is shown changed, not the caption beside it
 
 
 def test_a_resized_picture_is_a_deletion_and_an_insertion():
