@@ -85,6 +85,20 @@ class ObjectKeys:
         return found
 
 
+def changed_objects(keys: tuple, base_story, base_block, rev_story, rev_block) -> str:
+    """'' when two paragraphs of equal text show the same pictures, equations and fields, else what
+    differs in plain words ("picture", "equation", "field")."""
+    if not (has_objects(base_block.element) or has_objects(rev_block.element)):
+        return ""
+    old = keys[0].key(base_story.part, base_block.element).split(" ")
+    new = keys[1].key(rev_story.part, rev_block.element).split(" ")
+    if old == new:
+        return ""
+    odd = set(old) ^ set(new) or set(old) | set(new)
+    kinds = ["field" if t.startswith("field:") else "equation" if t == "equation" else "picture" for t in odd if t]
+    return next((k for k in ("picture", "equation", "field") if k in kinds), "picture")
+
+
 def has_objects(element: etree._Element | None) -> bool:
     """Whether the paragraph shows a picture or an equation."""
     return element is not None and next(element.iter(*_SHOWN), None) is not None
@@ -95,4 +109,4 @@ def has_math(element: etree._Element | None) -> bool:
     return element is not None and next(element.iter(M_OMATH), None) is not None
 
 
-__all__ = ["ObjectKeys", "has_math", "has_objects"]
+__all__ = ["ObjectKeys", "changed_objects", "has_math", "has_objects"]

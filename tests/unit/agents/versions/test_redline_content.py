@@ -268,6 +268,17 @@ def test_libreoffice_opens_a_redline_with_an_equation_and_a_picture(tmp_path):
     assert run.returncode == 0 and (tmp_path / "redline.txt").exists()
 
 
+def test_the_version_diff_names_a_replaced_picture():
+    from folio_desktop.agents.versions.compare import compare_docx_versions
+
+    base = build_docx(picture("rId10") + equation("a", "Sum ") + p("Same."), media={"rId10": ("i.png", png((1, 1, 1)))})
+    revised = build_docx(picture("rId10") + equation("a", "Sum ") + p("Same."), media={"rId10": ("i.png", png((2, 2, 2)))})
+    changes = compare_docx_versions(base, revised)["changes"]
+    assert [(c["type"], c["segments"][-1]) for c in changes] == [("modified", {"type": "insert", "text": "[picture]"})]
+    unchanged = compare_docx_versions(base, base)["changes"]
+    assert unchanged == []
+
+
 # -- fields and sections ------------------------------------------------------------------------------------
 
 def complex_field(code: str, shown: str) -> str:
