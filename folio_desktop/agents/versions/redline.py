@@ -7,14 +7,17 @@ Per story pair the blocks are aligned as in compare.py, then written in four pha
    moved when a deleted block with the same text of >= 3 words pairs with them;
 2. the base content is edited through the operation engine in tracked-changes mode: replaceBlock
    (word-level redline), deleteBlock, deleteTableRow, deleteTable, mergeBlockWithNext;
-3. a replaceBlock the engine refuses (e.g. it would rewrite a note marker) becomes a deletion of the
-   base paragraph plus a copied-in revised paragraph;
-4. formatRange puts back the revised bold / italic / underline on paired paragraphs.
+3. a replaceBlock the engine refuses (e.g. it would rewrite a note marker), and a paired paragraph whose
+   equation, picture (image bytes or size) or field code changed, becomes a deletion of the base runs
+   plus the revised runs copied in (runs alike at either end stay); an equation is marked whole;
+4. formatRange puts back the revised bold / italic / underline on paired paragraphs; a section whose
+   page setup changed gets a w:sectPrChange (sections.py).
 
 Table structure the writer cannot express row by row (new or removed cells, rows split between
 tables) falls back to deleting the base table and inserting the revised one. Finally every revision
 gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
-document, story by story and block by block. An unverified buffer is never returned.
+document, story by story and block by block, pictures, equations and field codes included (objects.py).
+An unverified buffer is never returned.
 
 A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
 fresh copy of the base with that story coarser, first per region (every paragraph, table or content
