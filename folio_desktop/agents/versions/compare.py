@@ -22,6 +22,7 @@ from folio_desktop.docx.errors import DocxError
 from folio_desktop.docx.package.ooxml import W_NS
 
 from . import privacy as privacy_mod
+from .objects import ObjectKeys, changed_objects
 
 SCOPES = ("text", "formatting", "metadata")
 DEFAULT_SCOPES = ("text", "formatting")
@@ -244,7 +245,7 @@ def _counts(changes: list[dict], unchanged: int) -> dict:
 
 
 def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
-                alike: bool = False) -> tuple[list[dict], int]:
+                alike: bool = False, objects: tuple = ()) -> tuple[list[dict], int]:
     bh = base_story.handle() if base_story else None
     rh = rev_story.handle() if rev_story else None
     changes: list[dict] = []
@@ -268,6 +269,12 @@ def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
             if "text" in scopes:
                 segments = [{"type": op, "text": t} for op, t in diff_words(b.text, r.text)]
                 changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
+            continue
+        shown = changed_objects(objects, base_story, b, rev_story, r) if objects and "text" in scopes else ""
+        if shown:  # same words, another picture, equation or field: one out, one in
+            segments = ([{"type": "equal", "text": r.text}] if r.text else []) + \
+                [{"type": "delete", "text": f"[{shown}]"}, {"type": "insert", "text": f"[{shown}]"}]
+            changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
             continue
         props = changed_properties(b, r) if "formatting" in scopes and not (alike and same_markup(b, r)) else []
         if props:
@@ -326,6 +333,7 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     budget = Budget()
     alike = "formatting" in scopes and styles_alike(base, revised)
     base_stories, rev_stories = story_blocks(base), story_blocks(revised)
+    objects = (ObjectKeys(base.document), ObjectKeys(revised.document))
     keys = list(base_stories) + [k for k in rev_stories if k not in base_stories]
     group = [1]
     stories, all_changes = [], []
@@ -333,7 +341,7 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     for key in keys:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
-        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike)
+        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike, objects)
         detect_moves(changes, group)
         unchanged_total += unchanged
         stories.append({"baseStory": b_story.handle() if b_story else None,

@@ -7,12 +7,14 @@ Per story pair the blocks are aligned as in compare.py, then written in four pha
    moved when a deleted block with the same text of >= 3 words pairs with them;
 2. the base content is edited through the operation engine in tracked-changes mode: replaceBlock
    (word-level redline), deleteBlock, deleteTableRow, deleteTable, mergeBlockWithNext;
-3. a replaceBlock the engine refuses (e.g. it would rewrite a note marker) becomes a deletion of the
-   base paragraph plus a copied-in revised paragraph;
+3. a replaceBlock the engine refuses (e.g. it would rewrite a note marker), and a paired paragraph whose
+   equation, picture (image bytes or size) or field code changed, becomes a deletion of the base runs
+   plus the revised runs copied in (runs alike at either end stay); an equation is marked whole;
 4. formatting revisions, as Word's Compare writes them (redline_format.py): on paragraphs paired
    with the same text every run takes the revised run properties with the old ones in w:rPrChange,
    and changed paragraph properties (style, alignment, indentation, lists) the revised w:pPr with
-   the old one in w:pPrChange. formatting=False leaves the base formatting and writes none.
+   the old one in w:pPrChange. formatting=False leaves the base formatting and writes none. A section
+   whose page setup changed gets a w:sectPrChange (sections.py).
 
 Moves (redline_plan._pair_moves): a deleted paragraph and an inserted one of the same text with at
 least MOVE_MIN_WORDS (3) words are written as Word writes a move: w:moveFrom / w:moveTo wrappers and
@@ -22,7 +24,8 @@ edited as well as moved stays a deletion and an insertion. moves=False writes ev
 Table structure the writer cannot express row by row (new or removed cells, rows split between
 tables) falls back to deleting the base table and inserting the revised one. Finally every revision
 gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
-document, story by story and block by block. An unverified buffer is never returned.
+document, story by story and block by block, pictures, equations and field codes included (objects.py).
+An unverified buffer is never returned.
 
 A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
 fresh copy of the base with that story coarser, first per region (every paragraph, table or content
@@ -41,6 +44,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 
 from . import privacy as privacy_mod
 from .compare import Budget, align, open_view, story_blocks
+from .objects import ObjectKeys, has_objects
 from .redline_errors import (
     GenerateRedlineDocxResourceImportError,
     InvalidGenerateRedlineDocxOptionsError,
@@ -58,17 +62,23 @@ REFERENCE_POLICIES = ("keep", "refuse")
 # -- verification -------------------------------------------------------------------------------------------
 
 def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
-    return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
+    """Story key -> each block's text, followed by its pictures' and equations' keys when it holds
+    any (a replaced or resized picture changes no text, and the check must see it)."""
+    keys = ObjectKeys(rev.document)
+    return {key: [b.text + (f" [objects {keys.key(story.part, b.element)}]" if has_objects(b.element) else "")
+                  for b in blocks] for key, (story, blocks) in story_blocks(rev).items()}
 
 
-def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
+def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unreferenced: set = frozenset()) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
-    all the revised document. A key the base does not have (an imported note) is reported as None."""
+    all the revised document. A key the base does not have (an imported note) is reported as None.
+    The base's `unreferenced` notes are shown nowhere; rejecting a reference inserted to one deletes
+    it, as Word does, so they are not compared."""
     out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
     got = story_texts(rejected)
-    for key in sorted(set(got) | set(base_texts)):
+    for key in sorted((set(got) | set(base_texts)) - unreferenced):
         if got.get(key) != base_texts.get(key):
             out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
@@ -117,6 +127,7 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -
     budget, group = Budget(), [1]
     plans, unprocessed = [], []
     referenced = _referenced_notes(rev_rev.document)
+    pictures = (ObjectKeys(base_rev.document), ObjectKeys(rev_rev.document))
     for key in list(base_stories) + [k for k in rev_stories if k not in base_stories]:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
@@ -133,6 +144,7 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -
                                     "reason": "missing-base-story" if b_story is None else "missing-revised-story"})
             continue  # notes come and go with the references to them
         plan = _StoryPlan(key, b_story, r_story, b_blocks, r_blocks, align(b_blocks, r_blocks, budget))
+        plan.pictures = pictures
         base_root = base_rev.document.story_container(b_story)
         rev_root = rev_rev.document.story_container(r_story)
         if key in scopes:
@@ -191,6 +203,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     base formatting stays); moves=False writes moved paragraphs as a deletion and an insertion."""
     transforms = privacy_mod.normalize_transforms(privacy)
     base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
+    unreferenced = {k for k in base_texts if k.startswith(("footnote:", "endnote:"))} - \
+        _referenced_notes(base_rev.document)
     pristine = base_rev.to_bytes()
     scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
@@ -200,7 +214,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
             if writer.skipped or any(a["type"] != "formatRange" for a in writer.applied):
-                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip)
+                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip,
+                                      unreferenced)
             else:  # no text written (formatting revisions never change text): both checks read base_texts
                 failing = {k if k in base_texts else None: "accepting every change did not give the later text"
                            for k in set(base_texts) | set(rev_texts)

@@ -223,6 +223,8 @@ class _Importer:
             new = f"{stem}-redline{n}{dot}{ext}"
             n += 1
         self._parts[name] = new
+        if not rev_pkg.has_part(name):
+            return new  # the revised relationship dangles: so does the copy's, at a name the base leaves free
         ctype = rev_pkg.content_types().get(name.lower(), "application/octet-stream")
         base_pkg.add_part(new, rev_pkg.read(name), ctype)
         rels = rev_pkg.rels(name)

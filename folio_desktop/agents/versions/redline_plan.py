@@ -11,6 +11,7 @@ from folio_desktop.docx.editing.ops.context import is_last_paragraph
 from folio_desktop.docx.package.ooxml import W_NS
 
 from .compare import MOVE_MIN_WORDS, same_text
+from .objects import has_math, has_objects
 from .redline_errors import RedlineVerificationError
 
 _W = "{" + W_NS + "}"
@@ -54,6 +55,7 @@ class _StoryPlan:
     removed: list = field(default_factory=list)  # coarse: base units deleted whole
     regions: int = 0  # coarse: differing regions rewritten
     blocks: int = 0  # coarse: base + revised blocks inside them
+    pictures: tuple = ()  # (base, revised) ObjectKeys: pictures a pair's equal text does not show
 
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
@@ -133,9 +135,12 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
                     last[c] = child
             if kind == "pair":
                 r = plan.rev_blocks[ri]
-                if same_text(b, r):  # (notes renumbered only: accepting renumbers them too)
+                same_pictures = _same_pictures(plan, b, r)
+                if same_text(b, r) and same_pictures:  # (notes renumbered only: accepting renumbers them too)
                     plan.pairs.append((b, r))
-                elif _has_notes(b) or _has_notes(r):  # a word diff cannot move or renumber note references
+                elif _has_notes(b) or _has_notes(r) or not same_pictures or has_math(b.element) \
+                        or has_math(r.element):
+                    # a word diff cannot move or renumber note references, swap a picture or write math
                     plan.rewrites.append((b, r))
                 else:
                     plan.replaces.append((b, r))
@@ -243,7 +248,8 @@ def _plan_coarse(plan: _StoryPlan, base_root, rev_root, scope: str) -> None:
     if scope == "regions":
         same: dict = {}
         for kind, bi, ri in plan.entries:
-            if kind == "pair" and same_text(plan.base_blocks[bi], plan.rev_blocks[ri]):
+            if kind == "pair" and same_text(plan.base_blocks[bi], plan.rev_blocks[ri]) \
+                    and _same_pictures(plan, plan.base_blocks[bi], plan.rev_blocks[ri]):
                 key = (b_of[bi], r_of[ri])
                 same[key] = same.get(key, 0) + 1
         anchors = sorted((u, v) for (u, v), n in same.items() if n == b_size[u] == r_size[v])
@@ -263,6 +269,14 @@ def _plan_coarse(plan: _StoryPlan, base_root, rev_root, scope: str) -> None:
             plan.copies.append(job)
             after = job
         prev_u, prev_v = u, v
+
+
+def _same_pictures(plan: _StoryPlan, b, r) -> bool:
+    """Both paragraphs show the same pictures (image bytes and size), or neither shows any."""
+    if not plan.pictures or not (has_objects(b.element) or has_objects(r.element)):
+        return True
+    base_keys, rev_keys = plan.pictures
+    return base_keys.key(plan.base_story.part, b.element) == rev_keys.key(plan.rev_story.part, r.element)
 
 
 def _has_notes(block) -> bool:

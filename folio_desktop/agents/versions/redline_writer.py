@@ -3,6 +3,8 @@ marked inserted, the rest through the operation engine in tracked-changes mode, 
 
 from __future__ import annotations
 
+import copy
+
 from lxml import etree
 
 from folio_desktop.docx import DocxReviewer
@@ -16,10 +18,14 @@ from .redline_errors import GenerateRedlineDocxResourceImportError
 from .redline_format import FormatWriter
 from .redline_importer import _STRIPPED, _Importer, _story_roots
 from .redline_plan import _Copy, _StoryPlan
+from .sections import changed_sections, redline_section
 
 _W = "{" + W_NS + "}"
 T_P, T_R, T_T, T_TBL, T_TR = (_W + t for t in ("p", "r", "t", "tbl", "tr"))
 _LEADING = {_W + t for t in ("tcPr", "tblPr", "tblGrid", "trPr", "tblPrEx", "sdtPr", "sdtEndPr")}
+M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+_MATH_WHOLE = (f"{{{M_NS}}}oMathPara", f"{{{M_NS}}}oMath")
+_WRAPPED = {T_R, *_MATH_WHOLE}  # what a revision wrapper holds
 
 
 # -- revision marks written by the copy-in writer ------------------------------------------------------------
@@ -60,15 +66,17 @@ def _mark_paragraph(p: etree._Element, mark: etree._Element) -> None:
 
 
 def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> None:
-    """Wrap every run (consecutive siblings together) in one revision wrapper of `tag`."""
-    runs = list(el.iter(T_R))
+    """Wrap every run and every equation (consecutive siblings together) in one revision wrapper of
+    `tag`. An equation (m:oMathPara / m:oMath) is wrapped whole: its math runs are no w:r, so a wrapper
+    per w:r would leave it unmarked, and rejecting or accepting would keep it on both sides."""
+    units = _wrap_units(el)
     done: set = set()
-    for run in runs:
+    for run in units:
         if id(run) in done:
             continue
         group = [run]
         nxt = run.getnext()
-        while nxt is not None and nxt.tag == T_R:
+        while nxt is not None and nxt.tag in _WRAPPED:
             group.append(nxt)
             nxt = nxt.getnext()
         wrapper = stamp.mark(tag)
@@ -80,6 +88,20 @@ def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> Non
             for r in group:
                 for t in r.iter(T_T, _W + "instrText"):
                     t.tag = _W + ("delText" if t.tag == T_T else "delInstrText")
+
+
+def _wrap_units(el: etree._Element) -> list[etree._Element]:
+    """The runs and outermost equations in el, in document order (a run inside an equation goes
+    with the equation)."""
+    out: list = []
+    inside: set = set()  # equations taken whole
+    for unit in el.iter(*_WRAPPED):
+        if any(a in inside for a in unit.iterancestors(*_MATH_WHOLE)):
+            continue
+        if unit.tag in _MATH_WHOLE:
+            inside.add(unit)
+        out.append(unit)
+    return out
 
 
 def _mark_inserted(el: etree._Element, stamp: Stamp, tag: str = "ins") -> None:
@@ -211,8 +233,24 @@ class _Redline:
             self._format(plan)
         if self.formatted:
             self.base.invalidate()
+        self.current = "main"
+        self._sections()
         self.current = None
         self._one_date()
+
+    def _sections(self) -> None:
+        """Sections whose page setup changed take the revised one, the old one kept in the change."""
+        part = self.base.main_part
+        pairs = changed_sections(self.base.package.xml(part), self.rev.package.xml(self.rev.main_part))
+        if not pairs:
+            return
+        stamp = self._stamp()
+        for base_sect, rev_sect in pairs:
+            before = stamp.cursor[0]
+            redline_section(base_sect, rev_sect, stamp.mark("sectPrChange"))
+            self._record(self._op(type="formatSection", story="main"), list(range(before + 1, stamp.cursor[0] + 1)))
+        self.base.package.mark_dirty(part)
+        self.base.invalidate()
 
     def _write_coarse(self, plan: _StoryPlan) -> None:
         """The fallback plan: base units deleted whole, revised units copied in whole after them."""
@@ -319,18 +357,16 @@ class _Redline:
             self._rewrite(plan, fallback)
 
     def _rewrite(self, plan: _StoryPlan, pairs) -> None:
-        """Paragraphs a word diff cannot rewrite (note references, or refused by the engine): every
-        old run is deleted and the revised runs, copied with their formatting, inserted after them,
-        inside the same paragraph so no paragraph mark changes."""
+        """Paragraphs a word diff cannot rewrite (note references, equations, pictures, field codes,
+        or refused by the engine): the old runs are deleted and the revised runs, copied with their
+        formatting, inserted after them, inside the same paragraph so no paragraph mark changes. Runs
+        and equations alike at either end stay as they are (not with note references: those are
+        renumbered), so a changed equation or picture is all the change shows."""
         stamp = self._stamp()
         for b, r in pairs:
             before = stamp.cursor[0]
             new = self.importer.prepare(r.element, plan.rev_story.part, plan.base_story.part)
-            _wrap_runs(b.element, stamp, "del", deleted=True)
-            _wrap_runs(new, stamp, "ins", deleted=False)
-            for child in list(new):
-                if child.tag != W_PPR:
-                    b.element.append(child)
+            _replace_middle(b.element, new, stamp, trim=not (_has_note_refs(b.element) or _has_note_refs(new)))
             self._record(self._op(type="replaceBlock", blockId=b.id, story=plan.key),
                          list(range(before + 1, stamp.cursor[0] + 1)))
         for note in self.importer.pending_notes:
@@ -383,6 +419,47 @@ class _Redline:
                 if el.get(_W + "date") not in (None, self.date):
                     el.set(_W + "date", self.date)
                     self.base.package.mark_dirty(part)
+
+
+def _replace_middle(p: etree._Element, new: etree._Element, stamp: Stamp, trim: bool) -> None:
+    """p's children between the ones alike at either end marked deleted, and new's children between
+    them copied in after them marked inserted."""
+    old = [c for c in p if c.tag != W_PPR]
+    fresh = [c for c in new if c.tag != W_PPR]
+    head = tail = 0
+    if trim:
+        ko, kn = [_markup(c) for c in old], [_markup(c) for c in fresh]
+        n = min(len(old), len(fresh))
+        while head < n and ko[head] == kn[head]:
+            head += 1
+        while tail < n - head and ko[-1 - tail] == kn[-1 - tail]:
+            tail += 1
+    anchor = old[head - 1] if head else p.find(W_PPR)
+    # held apart while wrapped, so a wrapper cannot take in the runs kept either side
+    gone, came = etree.Element("held"), etree.Element("held")
+    gone.extend(old[head:len(old) - tail])
+    came.extend(fresh[head:len(fresh) - tail])
+    _wrap_runs(gone, stamp, "del", deleted=True)
+    _wrap_runs(came, stamp, "ins", deleted=False)
+    for el in list(gone) + list(came):
+        if anchor is None:
+            p.insert(0, el)
+        else:
+            anchor.addnext(el)
+        anchor = el
+
+
+def _markup(el: etree._Element) -> bytes:
+    """The element's markup without revision-save ids (w:rsid*), which differ between versions."""
+    el = copy.deepcopy(el)
+    for node in el.iter():
+        for attr in [a for a in node.attrib if a.startswith(_W + "rsid")]:
+            del node.attrib[attr]
+    return etree.tostring(el, method="c14n", exclusive=True)
+
+
+def _has_note_refs(p: etree._Element) -> bool:
+    return next(p.iter(_W + "footnoteReference", _W + "endnoteReference"), None) is not None
 
 
 def _is_inserted(p: etree._Element) -> bool:

@@ -1,0 +1,367 @@
+"""Redlines of content other than plain text: equations (Office Math), pictures, notes holding them,
+field codes and section properties.
+
+Each redline must be right both ways (accepting everything gives the later version, rejecting everything
+the earlier one, equation text and picture bytes included), show a tracked change where the content
+changed, and open in our reader and in python-docx. Built from small documents made here and from
+corpus files (Docxodus' compare tests) edited in code."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import struct
+import zipfile
+import zlib
+
+import pytest
+from conftest import CORPUS
+from docbuilder import build_docx, p
+
+from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
+from folio_desktop.docx import DocxReviewer
+
+M_DECL = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
+WC = CORPUS / "wild" / "JSv4+Docxodus" / "TestFiles" / "WC"
+EMU = 9525
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+# -- building blocks -----------------------------------------------------------------------------------
+
+def equation(math: str, before: str = "", display: bool = False) -> str:
+    """A paragraph holding an equation (m:oMath, or m:oMathPara when display) after some text."""
+    text = f'<w:r><w:t xml:space="preserve">{before}</w:t></w:r>' if before else ""
+    omath = f"<m:oMath><m:r><m:t>{math}</m:t></m:r><m:sSup><m:e><m:r><m:t>x</m:t></m:r></m:e>" \
+            f"<m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath>"
+    inner = f"<m:oMathPara {M_DECL}>{omath}</m:oMathPara>" if display else omath.replace("<m:oMath>", f"<m:oMath {M_DECL}>", 1)
+    return f"<w:p>{text}{inner}</w:p>"
+
+
+def png(rgb: tuple[int, int, int], w: int = 2, h: int = 2) -> bytes:
+    """A small valid PNG of one colour."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    raw = b"".join(b"\x00" + bytes(rgb) * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def picture(rid: str, w: int = 40, h: int = 20, before: str = "See the figure ") -> str:
+    cx, cy = w * EMU, h * EMU
+    return (f'<w:p><w:r><w:t xml:space="preserve">{before}</w:t></w:r><w:r><w:drawing>'
+            f'<wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="{cx}" cy="{cy}"/>'
+            '<wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData '
+            'uri="http://schemas.openxmlformats.org/drawingml/2006/picture">'
+            '<pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">'
+            '<pic:nvPicPr><pic:cNvPr id="1" name="pic"/><pic:cNvPicPr/></pic:nvPicPr>'
+            f'<pic:blipFill><a:blip r:embed="{rid}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>'
+            f'<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm>'
+            '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic>'
+            '</wp:inline></w:drawing></w:r></w:p>')
+
+
+SEPARATORS = ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+              '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
+              '</w:p></w:footnote>')
+
+
+def noted(text: str, note_id: int = 1) -> str:
+    return (f'<w:p><w:r><w:t xml:space="preserve">{text}</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/>'
+            f'</w:rPr><w:footnoteReference w:id="{note_id}"/></w:r></w:p>')
+
+
+def footnote(note_id: int, inner: str) -> str:
+    return (f'<w:footnote w:id="{note_id}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+            f'<w:footnoteRef/></w:r>{inner}</w:p></w:footnote>')
+
+
+def edited(data: bytes, part: str, old: bytes | str, new: bytes | str, whole: bool = False) -> bytes:
+    """The package with one part's bytes edited (or replaced whole)."""
+    old = old.encode() if isinstance(old, str) else old
+    new = new.encode() if isinstance(new, str) else new
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            body = zin.read(info.filename)
+            if info.filename == part:
+                if whole:
+                    body = new
+                else:
+                    assert old in body, (part, old)
+                    body = body.replace(old, new, 1)
+            zout.writestr(info, body)
+    return out.getvalue()
+
+
+# -- checks ------------------------------------------------------------------------------------------------
+
+def resolved(data: bytes, accept: bool) -> DocxReviewer:
+    rev = DocxReviewer.from_bytes(data)
+    rev.accept_all() if accept else rev.reject_all()
+    return rev
+
+
+def media_digests(rev: DocxReviewer) -> list[str]:
+    """The image bytes every picture of the main text shows, in document order."""
+    doc = rev.document
+    rels = {r.id: r for r in doc.package.rels(doc.main_part)}
+    root = doc.package.xml(doc.main_part)
+    out = []
+    for blip in root.iter("{http://schemas.openxmlformats.org/drawingml/2006/main}blip"):
+        rel = rels[blip.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed")]
+        out.append(hashlib.sha1(doc.package.read(rel.target)).hexdigest())
+    return out
+
+
+def part_xml(data: bytes, part: str) -> str:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return z.read(part).decode("utf-8")
+
+
+def assert_redline_is_right(base: bytes, revised: bytes) -> dict:
+    result = generate_redline_docx(base, revised)
+    out = result["buffer"]
+    accepted, rejected = resolved(out, True), resolved(out, False)
+    assert story_texts(accepted) == story_texts(DocxReviewer.from_bytes(revised))
+    assert story_texts(rejected) == story_texts(DocxReviewer.from_bytes(base))
+    assert media_digests(accepted) == media_digests(DocxReviewer.from_bytes(revised))
+    assert media_digests(rejected) == media_digests(DocxReviewer.from_bytes(base))
+    # the saved redline opens in our reader and in python-docx
+    assert DocxReviewer.from_bytes(out).snapshot().blocks
+    docx = pytest.importorskip("docx")
+    assert docx.Document(io.BytesIO(out)).paragraphs is not None
+    return result
+
+
+def tracked_equations(xml: str) -> tuple[int, int]:
+    """How many equations sit inside a tracked deletion, and inside a tracked insertion."""
+    dels = len(re.findall(r"<w:del [^>]*>(?:(?!</w:del>).)*<m:oMath", xml, re.S))
+    ins = len(re.findall(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<m:oMath", xml, re.S))
+    return dels, ins
+
+
+# -- equations -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("display", [False, True], ids=["inline", "display"])
+def test_an_edited_equation_is_deleted_and_inserted_whole(display):
+    base = build_docx(p("Intro.") + equation("E=m", "Energy is ", display) + p("After."))
+    revised = build_docx(p("Intro.") + equation("E=mc", "Energy is ", display) + p("After."))
+    result = assert_redline_is_right(base, revised)
+    assert result["fallbacks"] == []
+    xml = part_xml(result["buffer"], "word/document.xml")
+    assert tracked_equations(xml) == (1, 1)
+    assert "<w:delText" not in xml  # the words beside the equation stay as they are
+    # the equation text is what accepting and rejecting give
+    assert resolved(result["buffer"], True).snapshot().blocks[1].text == "Energy is E=mcx2"
+    assert resolved(result["buffer"], False).snapshot().blocks[1].text == "Energy is E=mx2"
+
+
+def test_equations_added_and_removed_both_ways():
+    base = build_docx(p("One.") + equation("a+b", display=True) + p("Two."))
+    revised = build_docx(p("One.") + p("Two.") + equation("c=d", "Then ") + equation("y=", display=True))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        dels, ins = tracked_equations(part_xml(result["buffer"], "word/document.xml"))
+        assert dels + ins >= 2
+
+
+def test_an_equation_in_a_footnote_changed_both_ways():
+    base = build_docx(noted("Body text"), footnotes=SEPARATORS + footnote(1, '<w:r><w:t xml:space="preserve"> Note</w:t></w:r>'))
+    revised = build_docx(noted("Body text"), footnotes=SEPARATORS + footnote(
+        1, f'<w:r><w:t xml:space="preserve"> Note</w:t></w:r><m:oMath {M_DECL}><m:r><m:t>n+1</m:t></m:r></m:oMath>'))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert sum(tracked_equations(part_xml(result["buffer"], "word/footnotes.xml"))) == 1
+
+
+def test_an_equation_beside_a_picture_edited():
+    media = {"rId10": ("image1.png", png((200, 0, 0)))}
+    body = picture("rId10")[:-len("</w:p>")] + f"<m:oMath {M_DECL}><m:r><m:t>MATH</m:t></m:r></m:oMath></w:p>"
+    base = build_docx(body.replace("MATH", "k=0"), media=media)
+    revised = build_docx(body.replace("MATH", "k=1"), media=media)
+    result = assert_redline_is_right(base, revised)
+    assert tracked_equations(part_xml(result["buffer"], "word/document.xml")) == (1, 1)
+
+
+@pytest.mark.parametrize("name, old, new", [
+    ("WC012-Math-Before.docx", "<m:t>A=π</m:t>", "<m:t>A=2π</m:t>"),
+    ("WC022-Image-Math-Para-Before.docx", "<m:t>k=0</m:t>", "<m:t>k=1</m:t>"),
+])
+def test_corpus_equations_edited_both_ways(name, old, new):
+    base = (WC / name).read_bytes()
+    revised = edited(base, "word/document.xml", old, new)
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        dels, ins = tracked_equations(part_xml(result["buffer"], "word/document.xml"))
+        assert dels >= 1 and ins >= 1
+
+
+# -- pictures ------------------------------------------------------------------------------------------------
+
+def _tracked_drawings(xml: str) -> tuple[int, int]:
+    dels = len(re.findall(r"<w:del [^>]*>(?:(?!</w:del>).)*<w:drawing", xml, re.S))
+    ins = len(re.findall(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:drawing", xml, re.S))
+    return dels, ins
+
+
+def test_a_replaced_picture_is_a_deletion_and_an_insertion():
+    base = build_docx(p("Before.") + picture("rId10") + p("After."), media={"rId10": ("image1.png", png((255, 0, 0)))})
+    revised = build_docx(p("Before.") + picture("rId10") + p("After."), media={"rId10": ("image1.png", png((0, 0, 255)))})
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert result["applied"], "a replaced picture must be reported as a change"
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert _tracked_drawings(xml) == (1, 1)
+        assert "<w:delText" not in xml  # only the picture is shown changed, not the caption beside it
+
+
+def test_a_resized_picture_is_a_deletion_and_an_insertion():
+    media = {"rId10": ("image1.png", png((0, 128, 0)))}
+    base = build_docx(picture("rId10", 40, 20), media=media)
+    revised = build_docx(picture("rId10", 80, 40), media=media)
+    result = assert_redline_is_right(base, revised)
+    assert _tracked_drawings(part_xml(result["buffer"], "word/document.xml")) == (1, 1)
+    extents = re.findall(r'<wp:extent cx="(\d+)"', part_xml(result["buffer"], "word/document.xml"))
+    assert sorted(extents) == [str(40 * EMU), str(80 * EMU)]
+
+
+def test_an_unchanged_picture_beside_edited_text_stays_untouched():
+    media = {"rId10": ("image1.png", png((9, 9, 9)))}
+    base = build_docx(picture("rId10", before="See the chart ") + p("Old words."), media=media)
+    revised = build_docx(picture("rId10", before="See the chart ") + p("New words."), media=media)
+    result = assert_redline_is_right(base, revised)
+    assert _tracked_drawings(part_xml(result["buffer"], "word/document.xml")) == (0, 0)
+
+
+@pytest.mark.parametrize("path", [
+    CORPUS / "docling_drawingml_images.docx",
+    CORPUS / "wild" / "jandira-tech+jubarte-redlines" / "tests" / "fixtures" / "relids" / "image_doc.docx",
+], ids=lambda path: path.name)
+def test_a_corpus_picture_replaced_both_ways(path):
+    base = path.read_bytes()
+    with zipfile.ZipFile(io.BytesIO(base)) as z:
+        media = [n for n in z.namelist() if n.startswith("word/media/")]
+    assert media
+    revised = edited(base, media[0], b"", png((1, 2, 3), 4, 4), whole=True)
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        dels, ins = _tracked_drawings(part_xml(result["buffer"], "word/document.xml"))
+        assert dels >= 1 and ins >= 1
+
+
+def test_libreoffice_opens_a_redline_with_an_equation_and_a_picture(tmp_path):
+    import shutil
+    import subprocess
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        pytest.skip("LibreOffice is not installed")
+    media = {"rId10": ("image1.png", png((255, 0, 0)))}
+    base = build_docx(equation("a", "x ") + picture("rId10"), media=media)
+    revised = build_docx(equation("b", "x ") + picture("rId10"), media={"rId10": ("image1.png", png((0, 255, 0)))})
+    path = tmp_path / "redline.docx"
+    path.write_bytes(generate_redline_docx(base, revised)["buffer"])
+    run = subprocess.run([soffice, "--headless", "--convert-to", "txt", "--outdir", str(tmp_path), str(path)],
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0 and (tmp_path / "redline.txt").exists()
+
+
+def test_the_version_diff_names_a_replaced_picture():
+    from folio_desktop.agents.versions.compare import compare_docx_versions
+
+    base = build_docx(picture("rId10") + equation("a", "Sum ") + p("Same."), media={"rId10": ("i.png", png((1, 1, 1)))})
+    revised = build_docx(picture("rId10") + equation("a", "Sum ") + p("Same."), media={"rId10": ("i.png", png((2, 2, 2)))})
+    changes = compare_docx_versions(base, revised)["changes"]
+    assert [(c["type"], c["segments"][-1]) for c in changes] == [("modified", {"type": "insert", "text": "[picture]"})]
+    unchanged = compare_docx_versions(base, base)["changes"]
+    assert unchanged == []
+
+
+# -- fields and sections ------------------------------------------------------------------------------------
+
+def complex_field(code: str, shown: str) -> str:
+    return ('<w:p><w:r><w:t xml:space="preserve">See page </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+            f'<w:r><w:instrText xml:space="preserve"> {code} </w:instrText></w:r>'
+            '<w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+            f'<w:r><w:t>{shown}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>')
+
+
+def field_codes(rev: DocxReviewer) -> list[str]:
+    root = rev.document.package.xml(rev.document.main_part)
+    return ["".join(t.text or "" for t in root.iter(f"{{{W_NS}}}instrText")).strip()]
+
+
+def test_a_field_whose_code_changed_is_redlined():
+    base = build_docx(p("Intro.") + complex_field("PAGEREF Clause3 \\h", "4"))
+    revised = build_docx(p("Intro.") + complex_field("PAGEREF Clause7 \\h", "4"))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert field_codes(resolved(result["buffer"], True)) == field_codes(DocxReviewer.from_bytes(b))
+        assert field_codes(resolved(result["buffer"], False)) == field_codes(DocxReviewer.from_bytes(a))
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert "<w:delInstrText" in xml and re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:instrText", xml, re.S)
+
+
+PORTRAIT = '<w:pgSz w:w="12240" w:h="15840"/>'
+LANDSCAPE = '<w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/>'
+
+
+def page_sizes(data: bytes, accept: bool) -> list[str]:
+    return re.findall(r"<w:pgSz [^>]*/>", part_xml(resolved(data, accept).to_bytes(), "word/document.xml"))
+
+
+def test_a_page_turned_landscape_is_a_section_change():
+    base = build_docx(p("Body text."))
+    revised = edited(base, "word/document.xml", PORTRAIT, LANDSCAPE)
+    for a, b, before, after in ((base, revised, PORTRAIT, LANDSCAPE), (revised, base, LANDSCAPE, PORTRAIT)):
+        result = generate_redline_docx(a, b)
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert "<w:sectPrChange " in xml
+        assert page_sizes(result["buffer"], True) == [after]
+        assert page_sizes(result["buffer"], False) == [before]
+        assert DocxReviewer.from_bytes(result["buffer"]).snapshot().blocks
+        docx = pytest.importorskip("docx")
+        assert docx.Document(io.BytesIO(result["buffer"])).sections[0].page_width is not None
+
+
+def test_an_unchanged_section_has_no_section_change():
+    base = build_docx(p("Body text."))
+    revised = build_docx(p("Body text changed."))
+    assert "<w:sectPrChange " not in part_xml(generate_redline_docx(base, revised)["buffer"], "word/document.xml")
+
+
+# -- valid input is never refused ---------------------------------------------------------------------------
+
+def without_part(data: bytes, part: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if info.filename != part:
+                zout.writestr(info, zin.read(info.filename))
+    return out.getvalue()
+
+
+def test_a_picture_whose_image_is_missing_is_copied_in_all_the_same():
+    # the relationship names a media part the package lacks (a real file in the corpus does this)
+    revised = without_part(build_docx(p("Intro.") + picture("rId10") + p("End."),
+                                      media={"rId10": ("image1.png", png((5, 5, 5)))}), "word/media/image1.png")
+    base = build_docx(p("Intro.") + p("End."))
+    for a, b in ((base, revised), (revised, base)):
+        result = generate_redline_docx(a, b)
+        out = result["buffer"]
+        assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(b))
+        assert story_texts(resolved(out, False)) == story_texts(DocxReviewer.from_bytes(a))
+        assert _tracked_drawings(part_xml(out, "word/document.xml")) in ((1, 0), (0, 1))
+
+
+def test_a_note_the_earlier_version_left_unreferenced_is_not_a_refusal():
+    note_part = SEPARATORS + footnote(1, '<w:r><w:t xml:space="preserve"> A note</w:t></w:r>')
+    base = build_docx(p("Body text."), footnotes=note_part)  # the note is there, nothing refers to it
+    revised = build_docx(noted("Body text."), footnotes=note_part)
+    result = generate_redline_docx(base, revised)
+    out = result["buffer"]
+    assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(revised))
+    assert resolved(out, False).snapshot().blocks[0].text == "Body text."
+    assert re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:footnoteReference", part_xml(out, "word/document.xml"), re.S)
