@@ -30,6 +30,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from PySide6.QtWidgets import QApplication
 
     from ..assets import icon_path
+    from .desk.screen_fit import first_size
     from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
@@ -39,7 +40,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     app.setWindowIcon(QIcon(str(icon_path())))
     window = ReviewWindow(settings)
     if window.desktop.value("window/geometry") is None:
-        window.resize(1440, 920)
+        window.resize(first_size(window))  # most of the screen it opens on
     window.show()
     if not offer_recovery(window, choose) and path:
         # a file that cannot be opened is explained in a dialog

@@ -44,7 +44,9 @@ from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
+from .screen_fit import fit_to_screen
 from .settings_dialog import SettingsDialog
+from .side_strips import SIDE_WIDTHS, SideStrips
 
 if TYPE_CHECKING:  # sharing is imported when the lawyer first shares: the MCP SDK and its web server
     # take longer to import than the first page takes to show (tests/unit/ui/desk/test_start_up.py)
@@ -127,9 +129,11 @@ class ReviewWindow(QMainWindow):
         self.splitDockWidget(self.outline_dock, self.changes_dock, Qt.Vertical)
         self.tabifyDockWidget(self.changes_dock, self.comments_dock)
         self.changes_dock.raise_()
-        self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
+        self.resizeDocks([self.outline_dock, self.dock], [SIDE_WIDTHS[Qt.LeftDockWidgetArea],
+                                                          SIDE_WIDTHS[Qt.RightDockWidgetArea]], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
+        self.side_strips = SideStrips(self, self.view.fit_sheet_width)  # narrow: the panels fold to strips
         self.panes = self._panes()
         self.commands = DeskCommands(self)
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
@@ -483,6 +487,7 @@ class ReviewWindow(QMainWindow):
 
     def save_layout(self) -> None:
         """Remember the window's size and position and where its docks are."""
+        self.side_strips.expand_for_saving()
         self.desktop.setValue("window/geometry", self.saveGeometry())
         self.desktop.setValue("window/state", self.saveState(STATE_VERSION))
         self.desktop.sync()
@@ -492,6 +497,7 @@ class ReviewWindow(QMainWindow):
         restored = False
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             restored = self.restoreGeometry(geometry)
+            fit_to_screen(self)  # saved on a larger screen, or at a smaller scale factor
         if isinstance(state, QByteArray) and not state.isEmpty():
             restored = self.restoreState(state, STATE_VERSION) or restored
         return restored

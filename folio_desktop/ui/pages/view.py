@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QAbstractScrollArea
 from ...layout import DocumentLayout, Page
 from ...layout.display_text import COLOR_SCHEMES, VIEWS
 from .balloons import BalloonLayer
-from .geometry import GAP, PageStrip
+from .geometry import GAP, MARKUP_WIDTH, PageStrip
 from .input import PageInput, owns_keyboard
-from .marks import ReviewIndex, display_offset
+from .marks import COMMENT_VIEWS, ReviewIndex, display_offset
 from .painter import CANVAS, Overlay, paint_focus_frame, paint_page
 from .progressive import ProgressiveLayout
 from .quick_relayout import Relayout
@@ -397,7 +397,7 @@ class PageView(QAbstractScrollArea):
         if not self.pages:
             return
         vw, vh = self.viewport().width(), self.viewport().height()
-        zoom = (vw - 2 * GAP) / self._strip.max_width()
+        zoom = (vw - 2 * GAP) / self.fit_sheet_width()
         number = self.current_page()
         if self._fit == "page":
             _w, height = self._strip.sizes[number - 1]
@@ -405,6 +405,13 @@ class PageView(QAbstractScrollArea):
         self._apply_zoom(min(max(zoom, MIN_FIT_ZOOM), MAX_ZOOM))
         if self._fit == "page":
             self.scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
+
+    def fit_sheet_width(self) -> float:
+        """The width fit width makes room for (layout px): the widest page and, in a view that shows
+        comments, the markup area beside it even before the first comment, so that the balloons
+        appearing never shrink the text."""
+        pages = max((p.width for p in self.pages), default=self._strip.max_width())
+        return pages + (MARKUP_WIDTH if self._view in COMMENT_VIEWS else 0.0)
 
     def _apply_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Change zoom keeping the document point under `anchor` (default: viewport centre) still."""
