@@ -30,7 +30,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from PySide6.QtWidgets import QApplication
 
     from ..assets import icon_path
-    from .desk.screen_fit import first_size
+    from .desk.screen_fit import first_size, small_screen
     from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
@@ -39,9 +39,12 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     app.setApplicationVersion(__version__)
     app.setWindowIcon(QIcon(str(icon_path())))
     window = ReviewWindow(settings)
-    if window.desktop.value("window/geometry") is None:
-        window.resize(first_size(window))  # most of the screen it opens on
-    window.show()
+    if window.desktop.value("window/geometry") is None and small_screen(window):
+        window.showMaximized()  # a small screen (or a large scale factor): all of it
+    else:
+        if window.desktop.value("window/geometry") is None:
+            window.resize(first_size(window))
+        window.show()
     if not offer_recovery(window, choose) and path:
         # a file that cannot be opened is explained in a dialog
         window.files.open_copy(path) if as_copy else window.files.open_document(path)

@@ -5,7 +5,7 @@ is ever left off screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
@@ -20,12 +20,44 @@ def available(window: QWidget) -> QRect | None:
 
 
 def first_size(window: QWidget) -> QSize:
-    """The size of a window opened without a saved one."""
+    """The size of a window opened without a saved one (see small_screen)."""
     room = available(window)
     if room is None:
         return FIRST_SIZE
     return QSize(min(FIRST_SIZE.width(), int(room.width() * SHARE)),
                  min(FIRST_SIZE.height(), int(room.height() * SHARE)))
+
+
+def small_screen(window: QWidget) -> bool:
+    """A screen smaller than a first window: the window opened without a saved size takes all of it
+    (maximized), the page and Claude need every pixel of it."""
+    room = available(window)
+    return room is not None and (room.width() < FIRST_SIZE.width() or room.height() < FIRST_SIZE.height())
+
+
+class _FitWhenShown(QObject):
+    """Fits a window restored to a saved size once it shows (its frame is known only then), unless
+    something sized it since."""
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.size = window.size()
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Show:
+            watched.removeEventFilter(self)
+            if watched.size() == self.size:
+                QTimer.singleShot(0, lambda: fit_to_screen(watched))
+            self.deleteLater()
+        return False
+
+
+def fit_restored(window: QWidget) -> None:
+    """A window given a saved geometry: fit it to its screen now, and again with its frame once shown."""
+    fit_to_screen(window)
+    if not window.isVisible():
+        _FitWhenShown(window)
 
 
 def fit_to_screen(window: QWidget) -> bool:

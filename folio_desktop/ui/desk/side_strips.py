@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QStyle, QStyleOptionToolButton, QToolBar, QToolButton
 
@@ -101,6 +101,7 @@ class SideStrips(QObject):
         self._sheet_width = sheet_width  # () -> the layout px the page needs (PageView.fit_sheet_width)
         self._plan: SidePlan | None = None
         self._folded: dict[QDockWidget, int] = {}  # docks this folded -> the area they were in
+        self._front: set[QDockWidget] = set()  # of those, the ones not tabbed behind another
         self._widths = dict(SIDE_WIDTHS)  # each side's width when last open at full width
         self._right_narrowed = False  # Claude's side is narrower than the lawyer left it, to make room
         self._width_due = False  # the plan's width for Claude's side is still to be given to it
@@ -136,9 +137,16 @@ class SideStrips(QObject):
         if not any(d in self._folded or not d.isHidden() for d in docks):
             return 0
         shown = [d.width() for d in docks if d not in self._folded and d.isVisible()]
-        if shown and self.window.isVisible() and (area == Qt.LeftDockWidgetArea or not self._right_narrowed):
-            self._widths[area] = max(shown)
+        if shown and self._roomy() and (area == Qt.LeftDockWidgetArea or not self._right_narrowed):
+            self._widths[area] = max(shown)  # as the lawyer left it (not as a squeezed window made it)
         return self._widths[area]
+
+    def _roomy(self) -> bool:
+        """Is the window shown with the page at MIN_ZOOM or more (its docks at their own widths)?"""
+        window = self.window
+        central = window.centralWidget()
+        return (window.isVisible() and central is not None
+                and page_zoom(central.width(), self._sheet_width()) * window.devicePixelRatioF() >= MIN_ZOOM)
 
     def update_sides(self) -> SidePlan:
         """Fold or unfold the sides for the window's width now."""
@@ -165,6 +173,8 @@ class SideStrips(QObject):
             for dock in self.docks(area):
                 if dock not in self._folded and not dock.isHidden():  # a panel the lawyer closed stays closed
                     self._folded[dock] = area
+                    if not dock.visibleRegion().isEmpty():  # not a tab behind another: in front again
+                        self._front.add(dock)
                     self._button(strip, dock)
                     dock.hide()
             for dock, action in self._actions.items():
@@ -172,10 +182,14 @@ class SideStrips(QObject):
                     action.setVisible(self._folded.get(dock) == area)
             strip.setVisible(any(where == area for where in self._folded.values()))
         else:
-            for dock, where in list(self._folded.items()):
-                if where == area:
-                    del self._folded[dock]
-                    dock.show()
+            shown = [dock for dock, where in self._folded.items() if where == area]
+            for dock in shown:
+                del self._folded[dock]
+                dock.show()
+            for dock in shown:
+                if dock in self._front:
+                    dock.raise_()
+            self._front.difference_update(shown)
             strip.hide()
 
     def _button(self, strip: QToolBar, dock: QDockWidget) -> StripButton:
@@ -216,6 +230,10 @@ class SideStrips(QObject):
         self._plan = None
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
-        if watched is self.window and event.type() in (QEvent.Resize, QEvent.Show, QEvent.DevicePixelRatioChange):
-            self.update_sides()
+        if watched is self.window:
+            kind = event.type()
+            if kind == QEvent.Show:  # once the docks are laid out and on screen (which tab is in front)
+                QTimer.singleShot(0, self.update_sides)
+            elif kind in (QEvent.Resize, QEvent.DevicePixelRatioChange) and self.window.isVisible():
+                self.update_sides()
         return False

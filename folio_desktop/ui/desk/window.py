@@ -44,7 +44,7 @@ from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .commands import DeskCommands
 from .files import DocumentFiles
 from .panes import Pane, Panes
-from .screen_fit import fit_to_screen
+from .screen_fit import fit_restored
 from .settings_dialog import SettingsDialog
 from .side_strips import SIDE_WIDTHS, SideStrips
 
@@ -497,7 +497,7 @@ class ReviewWindow(QMainWindow):
         restored = False
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             restored = self.restoreGeometry(geometry)
-            fit_to_screen(self)  # saved on a larger screen, or at a smaller scale factor
+            fit_restored(self)  # saved on a larger screen, or at a smaller scale factor
         if isinstance(state, QByteArray) and not state.isEmpty():
             restored = self.restoreState(state, STATE_VERSION) or restored
         return restored
