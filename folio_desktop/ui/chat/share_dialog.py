@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ..access_keys import give_access_keys
+
 SERVER_NAME = "folio-desktop"
 
 
@@ -93,10 +95,11 @@ class ShareDialog(QDialog):
             column.addWidget(box)
 
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        self.stop_button = buttons.addButton("Stop sharing", QDialogButtonBox.DestructiveRole)
+        self.stop_button = buttons.addButton("&Stop sharing", QDialogButtonBox.DestructiveRole)
         self.stop_button.clicked.connect(self._stop)
         buttons.rejected.connect(self.close)
         column.addWidget(buttons)
+        give_access_keys(self)  # the Copy buttons too (access_keys.py)
         self.resize(620, self.sizeHint().height())
 
     def _field(self, text: str) -> QLineEdit:

@@ -27,6 +27,7 @@ from ... import APP_NAME
 from ...agents.bridges import decode_comment_id
 from ...assistant.settings import AssistantSettings, keyring_key, load_settings, read_keyring_key
 from ...docx import DocxReviewer
+from ..access_keys import install_button_keys
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
@@ -87,6 +88,7 @@ class ReviewWindow(QMainWindow):
 
     def __init__(self, settings: AssistantSettings | None = None, parent=None):
         super().__init__(parent)
+        install_button_keys()  # Alt+D presses Discard: the standard buttons' access keys (access_keys.py)
         # the keyring is asked once the first page shows (finding its backend takes longer than the page)
         self._keyring_due = settings is None
         self.settings = settings if settings is not None else load_settings(use_keyring=False)
@@ -157,11 +159,12 @@ class ReviewWindow(QMainWindow):
     def _panes(self) -> Panes:
         """The panes F6 moves the keyboard through, in order (panes.py)."""
         pages = Pane(self.view, self.view)
-        return Panes([Pane(self.find_bar, self.find_bar.field), pages,
-                      Pane(self.outline, self.outline.tree, self.outline_dock),
-                      Pane(self.changes, self.changes.list, self.changes_dock),
-                      Pane(self.comments, self.comments.tree, self.comments_dock),
-                      Pane(self.chat, self.chat.composer, self.dock)], home=pages, parent=self)
+        named = {"outline": Pane(self.outline, self.outline.tree, self.outline_dock),
+                 "changes": Pane(self.changes, self.changes.list, self.changes_dock),
+                 "comments": Pane(self.comments, self.comments.tree, self.comments_dock),
+                 "claude": Pane(self.chat, self.chat.composer, self.dock)}
+        return Panes([Pane(self.find_bar, self.find_bar.field), pages, *named.values()], home=pages, parent=self,
+                     named=named)
 
     def _connect(self) -> None:
         view, commands = self.view, self.commands

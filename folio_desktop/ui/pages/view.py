@@ -56,6 +56,7 @@ class PageView(QAbstractScrollArea):
     firstPagePainted = Signal()  # a document's first page is on screen (emitted once per document shown)
 
     editor = None  # a PageEditor when the pages can be typed in (it sets itself here)
+    keeps_markup_room = True  # fit width leaves room for balloons before there are any (fit_sheet_width)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -409,7 +410,9 @@ class PageView(QAbstractScrollArea):
     def fit_sheet_width(self) -> float:
         """The width fit width makes room for (layout px): the widest page and, in a view that shows
         comments, the markup area beside it even before the first comment, so that the balloons
-        appearing never shrink the text."""
+        appearing never shrink the text (unless `keeps_markup_room` is off: pages no one comments on)."""
+        if not self.keeps_markup_room:
+            return self._strip.max_width()
         pages = max((p.width for p in self.pages), default=self._strip.max_width())
         return pages + (MARKUP_WIDTH if self._view in COMMENT_VIEWS else 0.0)
 
