@@ -20,7 +20,7 @@ FILE = [
     ("save_as_action", "Save &As…", "files.save_as_dialog", QKeySequence.SaveAs,
      "Save under a new name, choosing what metadata and comments to keep"),
     "-",
-    ("compare_action", "&Compare…", "files.compare_dialog", None,
+    ("compare_action", "Co&mpare…", "files.compare_dialog", None,
      "Compare two versions: the redline opens in a new window"),
     "-",
     ("export_pdf_action", "Export &PDF (as shown)…", "files.export_pdf_dialog", None,
@@ -52,7 +52,7 @@ EDIT = [
      "Add a new paragraph after the one at the cursor, as a tracked insertion"),
     ("delete_paragraph_action", "&Delete paragraph", "commands.delete_paragraph", "Ctrl+Shift+Backspace",
      "Delete the paragraph at the cursor, as a tracked deletion"),
-    ("replace_selection_action", "&Replace selection…", "commands.replace_selection", QKeySequence.Replace,
+    ("replace_selection_action", "Re&place selection…", "commands.replace_selection", QKeySequence.Replace,
      "Replace the selected text, as a tracked change"),
 ]
 REVIEW = [
