@@ -52,6 +52,7 @@ from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
 from ..review_actions import ReviewActions
 from ..wording import listed
+from .panes import Pane, Panes
 from .save_as_dialog import repairable_parts
 
 DOCX_FILTER = "Word documents (*.docx)"
@@ -167,6 +168,8 @@ class CompareWindow(QMainWindow):
         self.summary_dock.setWidget(side)
         self.addDockWidget(Qt.RightDockWidgetArea, self.summary_dock)
         self.resizeDocks([self.summary_dock], [420], Qt.Horizontal)
+        pages = Pane(self.view, self.view)  # F6 / Shift+F6 between the pages and the differences (panes.py)
+        self.panes = Panes([pages, Pane(side, self.differences.list, self.summary_dock)], home=pages, parent=self)
 
         self._menus()
         self.differences.changeActivated.connect(self.show_change)
@@ -235,6 +238,12 @@ class CompareWindow(QMainWindow):
         summary = self.summary_dock.toggleViewAction()
         summary.setText(f"&{summary.text().replace('&', '')}")  # an access key, as every menu item has
         view.addAction(summary)
+        view.addSeparator()
+        for text, slot, keys in (("Ne&xt pane", self.panes.next_pane, ("F6", "Ctrl+Tab")),
+                                 ("Previous pan&e", self.panes.previous_pane,
+                                  ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"))):
+            action = view.addAction(text, lambda _checked=False, s=slot: s())
+            action.setShortcuts([QKeySequence(k) for k in keys])
 
     # -- the differences ------------------------------------------------------------------------
 

@@ -237,7 +237,7 @@ def test_a_triple_click_selects_the_paragraph(qtbot, window):
     assert view.selection.selection_text() == ""
 
 
-def test_ctrl_w_closes_the_compare_window(qtbot, tmp_path):
+def test_f6_and_ctrl_w_in_the_compare_window(qtbot, tmp_path):
     base, revised = write_pilot_pair(tmp_path)
     compare = CompareWindow(base, revised)
     compare.ask_before_discarding = False
@@ -247,6 +247,12 @@ def test_ctrl_w_closes_the_compare_window(qtbot, tmp_path):
     qtbot.waitExposed(compare)
     qtbot.waitUntil(lambda: compare.view.document_layout is not None, timeout=15_000)
     activate(qtbot, compare)
+    press(compare.view, Qt.Key_F6)  # the pages -> the differences -> the pages
+    assert focus() is compare.differences.list
+    press(focus(), Qt.Key_F6)
+    assert focus() is compare.view
+    press(compare.view, Qt.Key_F6, Qt.ShiftModifier)
+    assert focus() is compare.differences.list
     press(compare.view, Qt.Key_W, Qt.ControlModifier)
     qtbot.waitUntil(lambda: not compare.isVisible(), timeout=2_000)
 
