@@ -95,9 +95,10 @@ class StripButton(QToolButton):
 class SideStrips(QObject):
     """Folds the window's side docks into strips when it is narrow (window.side_strips)."""
 
-    def __init__(self, window: QMainWindow, sheet_width, parent=None):
+    def __init__(self, window: QMainWindow, sheet_width, docks: tuple[QDockWidget, ...], parent=None):
         super().__init__(parent or window)
         self.window = window
+        self._docks = docks  # the side panels, in the order their buttons take down a strip
         self._sheet_width = sheet_width  # () -> the layout px the page needs (PageView.fit_sheet_width)
         self._plan: SidePlan | None = None
         self._folded: dict[QDockWidget, int] = {}  # docks this folded -> the area they were in
@@ -127,7 +128,7 @@ class SideStrips(QObject):
     def docks(self, area) -> list[QDockWidget]:
         """The docks in an area of the window, not floating (folded ones count where they were)."""
         window = self.window
-        return [d for d in window.findChildren(QDockWidget)
+        return [d for d in self._docks
                 if (self._folded.get(d) == area) or (d not in self._folded and not d.isFloating()
                                                      and window.dockWidgetArea(d) == area)]
 

@@ -135,7 +135,9 @@ class ReviewWindow(QMainWindow):
                                                           SIDE_WIDTHS[Qt.RightDockWidgetArea]], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
-        self.side_strips = SideStrips(self, self.view.fit_sheet_width)  # narrow: the panels fold to strips
+        # narrow: the panels fold into strips of buttons
+        self.side_strips = SideStrips(self, self.view.fit_sheet_width,
+                                      (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.panes = self._panes()
         self.commands = DeskCommands(self)
         install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
