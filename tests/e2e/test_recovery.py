@@ -112,7 +112,9 @@ def test_a_killed_session_is_offered_back_and_restoring_gives_the_edit_back(qtbo
     assert window.path == str(document) and window.modified and window.isWindowModified()
     assert tracked(window) == [("deletion", "Pilot"), ("insertion", "Trial")]
     assert {c.author for c in window.reviewer.get_changes()} == {window.settings.author}
-    assert window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()]
+    # the panels read the document once its first page is painted
+    qtbot.waitUntil(lambda: window.changes.visible_change_ids() == [c.id for c in window.reviewer.get_changes()],
+                    timeout=5_000)
 
     # saving it keeps the edit in the file and removes the recovery copy
     assert window.files.save_document()

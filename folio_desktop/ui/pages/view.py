@@ -92,6 +92,9 @@ class PageView(QAbstractScrollArea):
         self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
         self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
         self.setFocusPolicy(Qt.StrongFocus)  # a click, Tab or F6 (desk/panes.py) gives the pages the keyboard
+        # always there, as in Word: a scroll bar that came and went with the zoom would change the width
+        # fit width fills, and the zoom with it, over and over
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
         self.viewport().setCursor(Qt.IBeamCursor)
         self.viewport().setAutoFillBackground(False)
@@ -356,7 +359,8 @@ class PageView(QAbstractScrollArea):
     def _update_scrollbars(self) -> None:
         vw, vh = self.viewport().width(), self.viewport().height()
         h, v = self.horizontalScrollBar(), self.verticalScrollBar()
-        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw)))
+        # (fit width makes the sheet exactly as wide as the viewport: a rounding error is no overflow)
+        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw - 1e-6)))
         h.setPageStep(vw)
         h.setSingleStep(20)
         v.setRange(0, max(0, math.ceil(self._strip.canvas_height() - vh)))
