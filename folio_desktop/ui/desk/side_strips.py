@@ -212,18 +212,6 @@ class SideStrips(QObject):
         button.setChecked(False)
         return button
 
-    @property
-    def folded(self) -> bool:
-        return bool(self._folded)
-
-    def is_folded(self, dock: QDockWidget) -> bool:
-        return dock in self._folded
-
-    def open_panel(self, dock: QDockWidget) -> None:
-        """Show a panel, from its strip when its side is folded (the shortcuts and F6 use this)."""
-        dock.show()
-        dock.raise_()
-
     def expand_for_saving(self) -> None:
         """Unfold every side: the layout is saved as the lawyer set it, not as a narrow window folded it."""
         for area in list(self.strips):
@@ -234,7 +222,7 @@ class SideStrips(QObject):
         if watched is self.window:
             kind = event.type()
             if kind == QEvent.Show:  # once the docks are laid out and on screen (which tab is in front)
-                QTimer.singleShot(0, self.update_sides)
+                QTimer.singleShot(0, self, self.update_sides)
             elif kind in (QEvent.Resize, QEvent.DevicePixelRatioChange) and self.window.isVisible():
                 self.update_sides()
         return False
