@@ -32,6 +32,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from ..assets import icon_path
     from .desk.app_shell.author_prompt import ask_author_name
     from .desk.app_shell.palette import follow_system_scheme
+    from .desk.screen_fit import first_size, small_screen
     from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])
@@ -41,9 +42,12 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     app.setWindowIcon(QIcon(str(icon_path())))
     follow_system_scheme(app)  # a dark system darkens the app; the pages stay white
     window = ReviewWindow(settings)
-    if window.desktop.value("window/geometry") is None:
-        window.resize(1440, 920)
-    window.show()
+    if window.desktop.value("window/geometry") is None and small_screen(window):
+        window.showMaximized()  # a small screen (or a large scale factor): all of it
+    else:
+        if window.desktop.value("window/geometry") is None:
+            window.resize(first_size(window))
+        window.show()
     if not offer_recovery(window, choose) and path:
         # a file that cannot be opened is explained in a dialog
         window.files.open_copy(path) if as_copy else window.files.open_document(path)

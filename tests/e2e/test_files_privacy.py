@@ -132,7 +132,7 @@ def test_save_as_with_privacy_says_what_it_removed_and_can_switch_to_the_copy(qt
             QTimer.singleShot(50, open_the_copy)
             return
         assert "Open the copy instead?" in box.informativeText()
-        qtbot.mouseClick(next(b for b in box.buttons() if b.text() == "Open the copy"), Qt.LeftButton)
+        qtbot.mouseClick(next(b for b in box.buttons() if b.text().replace("&", "") == "Open the copy"), Qt.LeftButton)
 
     answer_save_options(qtbot, keep_comments=False)
     QTimer.singleShot(400, open_the_copy)

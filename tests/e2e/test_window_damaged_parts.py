@@ -57,7 +57,7 @@ def answer_save_options(qtbot, tick_repair: bool = False, tick: tuple[str, ...] 
             return
         repair = getattr(dialog, "repair", None)
         if seen is not None:
-            seen.append(None if repair is None else (repair.text(), repair.isChecked()))
+            seen.append(None if repair is None else (repair.text().replace("&", ""), repair.isChecked()))
         boxes = [repair] * (tick_repair and repair is not None) + [dialog.transform_boxes[name] for name in tick]
         for box in boxes:  # on the indicator: a wide checkbox does not take clicks past its label
             qtbot.mouseClick(box, Qt.LeftButton, pos=QPoint(8, box.height() // 2))

@@ -290,6 +290,8 @@ class ChatPanel(QWidget):
         self.send_button = QPushButton("Send")
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(lambda: self.send())
+        for button in (self.export_button, self.stop_button, self.send_button):
+            button.setMinimumWidth(40)  # a narrow dock squeezes the labels rather than the page (desk/side_strips.py)
         row.addWidget(self.new_button)
         row.addWidget(self.export_button)
         row.addStretch(1)

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from ..access_keys import give_access_keys
+
 SERVER_NAME = "folio-desktop"
 
 
@@ -70,22 +72,24 @@ class ShareDialog(QDialog):
         grid = QGridLayout()
         self.url_field = self._field(url)
         self.token_field = self._field(token)
-        for row, (label, field) in enumerate((("Server address", self.url_field), ("Token", self.token_field))):
+        for row, (label, field, copy) in enumerate((("Server address", self.url_field, "Copy &address"),
+                                                    ("Token", self.token_field, "Copy &token"))):
             grid.addWidget(QLabel(label), row, 0)
             grid.addWidget(field, row, 1)
-            grid.addWidget(self._copy_button(field.text()), row, 2)
+            grid.addWidget(self._copy_button(field.text(), copy), row, 2)
         column.addLayout(grid)
 
         self.command_text = claude_code_command(url, token)
         self.desktop_text = claude_desktop_config()
         self.config_text = client_config(url, token)
-        for title, text in (("Claude Code: run once in a terminal", self.command_text),
-                            ("Claude Desktop: add to claude_desktop_config.json once (it finds whatever "
-                             "document is shared here)", self.desktop_text),
-                            ("Other clients: add to their MCP configuration", self.config_text)):
+        for title, text, copy in (("Claude Code: run once in a terminal", self.command_text, "Copy co&mmand"),
+                                  ("Claude Desktop: add to claude_desktop_config.json once (it finds whatever "
+                                   "document is shared here)", self.desktop_text, "Copy for Claude &Desktop"),
+                                  ("Other clients: add to their MCP configuration", self.config_text,
+                                   "Copy c&onfiguration")):
             heading = QHBoxLayout()
             heading.addWidget(QLabel(title), 1)
-            heading.addWidget(self._copy_button(text))
+            heading.addWidget(self._copy_button(text, copy))
             column.addLayout(heading)
             box = QPlainTextEdit(text)
             box.setReadOnly(True)
@@ -93,10 +97,11 @@ class ShareDialog(QDialog):
             column.addWidget(box)
 
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        self.stop_button = buttons.addButton("Stop sharing", QDialogButtonBox.DestructiveRole)
+        self.stop_button = buttons.addButton("&Stop sharing", QDialogButtonBox.DestructiveRole)
         self.stop_button.clicked.connect(self._stop)
         buttons.rejected.connect(self.close)
         column.addWidget(buttons)
+        give_access_keys(self)  # the Copy buttons too (access_keys.py)
         self.resize(620, self.sizeHint().height())
 
     def _field(self, text: str) -> QLineEdit:
@@ -105,8 +110,8 @@ class ShareDialog(QDialog):
         field.setCursorPosition(0)
         return field
 
-    def _copy_button(self, text: str) -> QPushButton:
-        button = QPushButton("Copy")
+    def _copy_button(self, text: str, label: str) -> QPushButton:
+        button = QPushButton(label)  # each its own access key: Alt+A copies the address
         button.setToolTip("Copy to the clipboard")
         button.clicked.connect(lambda: QGuiApplication.clipboard().setText(text))
         return button

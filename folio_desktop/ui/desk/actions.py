@@ -97,10 +97,11 @@ VIEW = [
     ("fit_page_action", "Fit &page", "commands.fit_page", "Ctrl+2", None),
     "-", "markup", "-", "docks",
     "-",
-    ("next_pane_action", "Next pa&ne", "panes.next_pane", ("F6", "Ctrl+Tab"),
+    ("next_pane_action", "Ne&xt pane", "panes.next_pane", ("F6", "Ctrl+Tab"),
      "Move the keyboard to the next pane: the pages, the outline, the changes, the comments, Claude"),
     ("previous_pane_action", "Previous pan&e", "panes.previous_pane", ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"),
      "Move the keyboard to the previous pane"),
+    "go to",
 ]
 HELP = [
     ("shortcuts_action", "&Keyboard Shortcuts", "shell.show_shortcuts", "F1",
@@ -108,6 +109,17 @@ HELP = [
     ("about_action", "&About folio-desktop", "shell.show_about", None,
      "The version, and the components the app is built from with their licences"),
 ]
+# View > Go to: the keyboard straight to a panel, opening it if closed or folded (again: back to the pages)
+GO_TO = [
+    ("go_to_outline_action", "&Outline", "panes.go_to_outline", "Ctrl+Shift+O", "The keyboard to the outline"),
+    ("go_to_changes_action", "&Changes", "panes.go_to_changes", "Ctrl+Shift+H", "The keyboard to the changes list"),
+    ("go_to_comments_action", "Co&mments", "panes.go_to_comments", "Ctrl+Shift+M",
+     "The keyboard to the comments list"),
+    ("go_to_claude_action", "C&laude", "panes.go_to_claude", "Ctrl+Shift+C", "The keyboard to Claude's message box"),
+]
+# the docks' show / hide items in the View menu, with their access keys
+DOCK_TEXT = {"outlineDock": "Ou&tline", "changesDock": "C&hanges", "commentsDock": "Co&mments",
+             "assistantDock": "Clau&de"}
 TOOLS = [
     ("share_mcp_action", "&Share with an MCP client…", "share_with_mcp_client", None,
      "Let Claude Code, Claude Desktop or another MCP client on this computer review the open document here"),
@@ -228,7 +240,14 @@ def install_actions(window, undo_group, docks) -> None:
                 menu.addAction(undo_action if spec == "undo" else redo_action)
             elif spec == "docks":
                 for dock in docks:
-                    menu.addAction(dock.toggleViewAction())
+                    toggle = dock.toggleViewAction()
+                    toggle.setText(DOCK_TEXT.get(dock.objectName(), toggle.text()))
+                    menu.addAction(toggle)
+            elif spec == "go to":
+                go_to = menu.addMenu("&Go to")
+                go_to.setObjectName("go_to_menu")
+                for item in GO_TO:
+                    go_to.addAction(make_action(window, item))
             elif spec == "markup":
                 _markup_actions(window, menu)
             else:

@@ -46,11 +46,13 @@ from ...docx import DocxReviewer
 from ...docx.errors import DocxError
 from ...docx.package.damage import KEEP, REBUILD
 from ...docx.package.files import file_digest, read_document_file
+from ..access_keys import install_button_keys
 from ..disk.save_guard import read_only_problem, write_problem
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
 from ..review_actions import ReviewActions
 from ..wording import listed
+from .panes import Pane, Panes
 from .save_as_dialog import repairable_parts
 
 DOCX_FILTER = "Word documents (*.docx)"
@@ -130,6 +132,7 @@ class CompareWindow(QMainWindow):
 
     def __init__(self, base_path, revised_path, author: str = "Comparison", parent=None):
         super().__init__(parent)
+        install_button_keys()  # its Save / Discard question answers Alt+S, Alt+D (access_keys.py)
         self.base_path, self.revised_path = str(base_path), str(revised_path)
         QApplication.setOverrideCursor(Qt.WaitCursor)  # about a second for a 75-page contract
         try:
@@ -149,6 +152,7 @@ class CompareWindow(QMainWindow):
         self.view = PageView()
         # insertions and deletions in two colours: every change here has the same author
         self.view.set_change_colors("kind")
+        self.view.keeps_markup_room = False  # a redline gets no comments here: its pages take the width
         self.setCentralWidget(self.view)
         self.summary = QLabel(summary_text(self.diff, self.result, base_path, revised_path, damaged))
         self.summary.setWordWrap(True)
@@ -164,6 +168,8 @@ class CompareWindow(QMainWindow):
         self.summary_dock.setWidget(side)
         self.addDockWidget(Qt.RightDockWidgetArea, self.summary_dock)
         self.resizeDocks([self.summary_dock], [420], Qt.Horizontal)
+        pages = Pane(self.view, self.view)  # F6 / Shift+F6 between the pages and the differences (panes.py)
+        self.panes = Panes([pages, Pane(side, self.differences.list, self.summary_dock)], home=pages, parent=self)
 
         self._menus()
         self.differences.changeActivated.connect(self.show_change)
@@ -201,7 +207,7 @@ class CompareWindow(QMainWindow):
         self.repair_action.setVisible(bool(repairable_parts(self.reviewer)))
         file.addSeparator()
         close = file.addAction("&Close", self.close)
-        close.setShortcut(QKeySequence.Close)
+        close.setShortcuts(QKeySequence.keyBindings(QKeySequence.Close) or [QKeySequence("Ctrl+W")])  # Ctrl+W too
         edit = bar.addMenu("&Edit")
         stack = self.review_actions.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
@@ -220,7 +226,7 @@ class CompareWindow(QMainWindow):
             ("accept_next_action", "Accept and &Move to Next", panel.accept_and_next, "Ctrl+Shift+Return"),
             ("reject_next_action", "Reject and Mo&ve to Next", panel.reject_and_next, "Ctrl+Shift+Delete"),
             ("accept_all_action", "Accept a&ll", panel.accept_visible, None),
-            ("reject_all_action", "Reject all", panel.reject_visible, None),
+            ("reject_all_action", "Reject all c&hanges", panel.reject_visible, None),
         ):
             if attribute is None:
                 review.addSeparator()
@@ -236,7 +242,15 @@ class CompareWindow(QMainWindow):
                                 ("Fit &page", self.view.fit_page, "Ctrl+2")):
             action = view.addAction(text, lambda _checked=False, s=slot: s())
             action.setShortcut(QKeySequence(key))
-        view.addAction(self.summary_dock.toggleViewAction())
+        summary = self.summary_dock.toggleViewAction()
+        summary.setText(f"&{summary.text().replace('&', '')}")  # an access key, as every menu item has
+        view.addAction(summary)
+        view.addSeparator()
+        for text, slot, keys in (("Ne&xt pane", self.panes.next_pane, ("F6", "Ctrl+Tab")),
+                                 ("Previous pan&e", self.panes.previous_pane,
+                                  ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"))):
+            action = view.addAction(text, lambda _checked=False, s=slot: s())
+            action.setShortcuts([QKeySequence(k) for k in keys])
 
     def _show_page(self, *_args) -> None:
         total = len(self.view.pages)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
 
+from ..access_keys import give_access_keys
+
 
 class TextDialog(QDialog):
     def __init__(self, title: str, prompt: str, text: str = "", ok_text: str = "OK", parent=None,
@@ -27,6 +29,7 @@ class TextDialog(QDialog):
         box.addWidget(self.label)
         box.addWidget(self.field, 1)
         box.addWidget(self.buttons)
+        give_access_keys(self)
 
     def text(self) -> str:
         text = self.field.toPlainText()

@@ -311,7 +311,7 @@ class DocumentFiles:
             menu.addAction("No recent documents").setEnabled(False)
             return
         menu.addSeparator()
-        menu.addAction("Clear list", self.recent.clear)
+        menu.addAction("&Clear list", self.recent.clear)
 
     def drag_enter(self, event) -> None:
         """A drag over the window: taken when it carries a .docx file."""
@@ -395,8 +395,8 @@ class DocumentFiles:
                           QMessageBox.NoButton, self.window)
         box.setInformativeText("Save your version under a new name, or replace the file on disk with your "
                                "version (the other program's changes are then lost).")
-        save_as = box.addButton("Save As…", QMessageBox.AcceptRole)
-        overwrite = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+        save_as = box.addButton("Save &As…", QMessageBox.AcceptRole)
+        overwrite = box.addButton("&Overwrite", QMessageBox.DestructiveRole)
         box.addButton(QMessageBox.Cancel)
         box.setDefaultButton(save_as)
         box.exec()
@@ -410,8 +410,8 @@ class DocumentFiles:
                           f"{Path(target).name} was moved or deleted after you opened it here.",
                           QMessageBox.NoButton, self.window)
         box.setInformativeText(f"Save your version under a name you choose, or save it again as {target}.")
-        save_as = box.addButton("Save As…", QMessageBox.AcceptRole)
-        again = box.addButton("Save It There Again", QMessageBox.DestructiveRole)
+        save_as = box.addButton("Save &As…", QMessageBox.AcceptRole)
+        again = box.addButton("Save It &There Again", QMessageBox.DestructiveRole)
         box.addButton(QMessageBox.Cancel)
         box.setDefaultButton(save_as)
         box.exec()
@@ -470,8 +470,8 @@ class DocumentFiles:
                           QMessageBox.NoButton, self.window)
         box.setInformativeText(f"You are still working on {self.window.display_name}, which keeps everything. "
                                "Open the copy instead?")
-        open_copy = box.addButton("Open the copy", QMessageBox.AcceptRole)
-        box.addButton("Keep working here", QMessageBox.RejectRole)
+        open_copy = box.addButton("&Open the copy", QMessageBox.AcceptRole)
+        box.addButton("&Keep working here", QMessageBox.RejectRole)
         box.setDefaultButton(open_copy)
         box.exec()
         return box.clickedButton() is open_copy

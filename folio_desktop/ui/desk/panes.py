@@ -50,10 +50,11 @@ class Panes(QObject):
     """The window's panes in F6 order (window.panes); next_pane / previous_pane move the keyboard.
     `home` is the pane the keyboard goes to from outside them all (the toolbar, say): the pages."""
 
-    def __init__(self, panes: list[Pane], home: Pane, parent=None):
+    def __init__(self, panes: list[Pane], home: Pane, parent=None, named: dict[str, Pane] | None = None):
         super().__init__(parent)
         self.panes = panes
         self.home = home
+        self.named = named or {}  # the panes the View > Go to shortcuts reach: "outline", "changes", ...
         for pane in panes:
             if pane.dock is not None:
                 pane.dock.setStyleSheet(DOCK_TITLES)
@@ -87,6 +88,30 @@ class Panes(QObject):
         widget = pane.target()
         widget.setFocus(Qt.TabFocusReason if step > 0 else Qt.BacktabFocusReason)
         return widget
+
+    def go_to(self, pane: Pane) -> QWidget:
+        """Give the keyboard to a pane, opening its dock when it is closed (or folded into a strip in a
+        narrow window); from inside that pane already, back to the pages. The widget given it."""
+        if self.current() is pane:
+            pane = self.home
+        if pane.dock is not None:
+            pane.dock.show()
+            pane.dock.raise_()
+        widget = pane.target()
+        widget.setFocus(Qt.ShortcutFocusReason)
+        return widget
+
+    def go_to_outline(self) -> QWidget:
+        return self.go_to(self.named["outline"])
+
+    def go_to_changes(self) -> QWidget:
+        return self.go_to(self.named["changes"])
+
+    def go_to_comments(self) -> QWidget:
+        return self.go_to(self.named["comments"])
+
+    def go_to_claude(self) -> QWidget:
+        return self.go_to(self.named["claude"])
 
     def _focus_changed(self, _old, new) -> None:
         if new is None:

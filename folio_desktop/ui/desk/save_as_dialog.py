@@ -21,6 +21,7 @@ from ...docx.editing.anonymise import NEUTRAL_AUTHOR, anonymise_authors
 from ...docx.errors import DocxError
 from ...docx.package.damage import DAMAGED_PART_CHOICES, KEEP, REBUILD
 from ...docx.package.files import write_document_file
+from ..access_keys import give_access_keys
 from ..wording import listed
 
 TRANSFORM_LABELS = {
@@ -106,6 +107,7 @@ class SaveAsOptionsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
+        give_access_keys(self)
 
     def options(self) -> SaveOptions:
         chosen = tuple(name for name, box in self.transform_boxes.items() if box.isChecked())

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from ...assistant import AssistantSettings, save_preferences, store_api_key
 from ...assistant.pricing import PRICES
 from ...assistant.settings import SOURCE_ENVIRONMENT
+from ..access_keys import give_access_keys
 
 
 class SettingsDialog(QDialog):
@@ -76,6 +77,7 @@ class SettingsDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(form)
         outer.addWidget(buttons)
+        give_access_keys(self)
         self.message = ""
         self._show_key_status()
 

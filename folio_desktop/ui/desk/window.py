@@ -27,6 +27,7 @@ from ... import APP_NAME
 from ...agents.bridges import decode_comment_id
 from ...assistant.settings import AssistantSettings, keyring_key, load_settings, read_keyring_key
 from ...docx import DocxReviewer
+from ..access_keys import install_button_keys
 from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
@@ -47,7 +48,9 @@ from .comment_commands import CommentCommands
 from .files import DocumentFiles
 from .page_menu import PageMenu
 from .panes import Pane, Panes
+from .screen_fit import fit_restored
 from .settings_dialog import SettingsDialog
+from .side_strips import SIDE_WIDTHS, SideStrips
 
 if TYPE_CHECKING:  # sharing is imported when the lawyer first shares: the MCP SDK and its web server
     # take longer to import than the first page takes to show (tests/unit/ui/desk/test_start_up.py)
@@ -88,6 +91,7 @@ class ReviewWindow(QMainWindow):
 
     def __init__(self, settings: AssistantSettings | None = None, parent=None):
         super().__init__(parent)
+        install_button_keys()  # Alt+D presses Discard: the standard buttons' access keys (access_keys.py)
         # the keyring is asked once the first page shows (finding its backend takes longer than the page)
         self._keyring_due = settings is None
         self.settings = settings if settings is not None else load_settings(use_keyring=False)
@@ -130,9 +134,13 @@ class ReviewWindow(QMainWindow):
         self.splitDockWidget(self.outline_dock, self.changes_dock, Qt.Vertical)
         self.tabifyDockWidget(self.changes_dock, self.comments_dock)
         self.changes_dock.raise_()
-        self.resizeDocks([self.outline_dock, self.dock], [330, 420], Qt.Horizontal)
+        self.resizeDocks([self.outline_dock, self.dock], [SIDE_WIDTHS[Qt.LeftDockWidgetArea],
+                                                          SIDE_WIDTHS[Qt.RightDockWidgetArea]], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)
 
+        # narrow: the panels fold into strips of buttons
+        self.side_strips = SideStrips(self, self.view.fit_sheet_width,
+                                      (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
         self.panes = self._panes()
         self.commands = DeskCommands(self)
         self.comment_commands = CommentCommands(self)  # new, edited and deleted comments
@@ -160,11 +168,12 @@ class ReviewWindow(QMainWindow):
     def _panes(self) -> Panes:
         """The panes F6 moves the keyboard through, in order (panes.py)."""
         pages = Pane(self.view, self.view)
-        return Panes([Pane(self.find_bar, self.find_bar.field), pages,
-                      Pane(self.outline, self.outline.tree, self.outline_dock),
-                      Pane(self.changes, self.changes.list, self.changes_dock),
-                      Pane(self.comments, self.comments.tree, self.comments_dock),
-                      Pane(self.chat, self.chat.composer, self.dock)], home=pages, parent=self)
+        named = {"outline": Pane(self.outline, self.outline.tree, self.outline_dock),
+                 "changes": Pane(self.changes, self.changes.list, self.changes_dock),
+                 "comments": Pane(self.comments, self.comments.tree, self.comments_dock),
+                 "claude": Pane(self.chat, self.chat.composer, self.dock)}
+        return Panes([Pane(self.find_bar, self.find_bar.field), pages, *named.values()], home=pages, parent=self,
+                     named=named)
 
     def _connect(self) -> None:
         view, commands = self.view, self.commands
@@ -491,6 +500,7 @@ class ReviewWindow(QMainWindow):
 
     def save_layout(self) -> None:
         """Remember the window's size and position and where its docks are."""
+        self.side_strips.expand_for_saving()
         self.desktop.setValue("window/geometry", self.saveGeometry())
         self.desktop.setValue("window/state", self.saveState(STATE_VERSION))
         self.desktop.sync()
@@ -500,6 +510,7 @@ class ReviewWindow(QMainWindow):
         restored = False
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             restored = self.restoreGeometry(geometry)
+            fit_restored(self)  # saved on a larger screen, or at a smaller scale factor
         if isinstance(state, QByteArray) and not state.isEmpty():
             restored = self.restoreState(state, STATE_VERSION) or restored
         return restored

@@ -217,7 +217,7 @@ class DiskWatch:
         box = QMessageBox(QMessageBox.Warning, APP_NAME, f"Reload {self.window.display_name} from disk?",
                           QMessageBox.NoButton, self.window)
         box.setInformativeText("The changes you made here since you last saved are lost.")
-        reload = box.addButton("Reload", QMessageBox.DestructiveRole)
+        reload = box.addButton("&Reload", QMessageBox.DestructiveRole)
         box.addButton(QMessageBox.Cancel)
         box.setDefaultButton(QMessageBox.Cancel)
         box.exec()

@@ -18,9 +18,9 @@ def ask_recovery(window, entry) -> str:
     box = QMessageBox(QMessageBox.Question, APP_NAME,
                       f"{APP_NAME} closed without saving your work on {entry.name}.", QMessageBox.NoButton, window)
     box.setInformativeText(f"A copy of it from {entry.saved_at.replace('T', ' ')} (UTC) was kept. Restore it?")
-    restore = box.addButton("Restore", QMessageBox.AcceptRole)
-    discard = box.addButton("Discard", QMessageBox.DestructiveRole)
-    box.addButton("Later", QMessageBox.RejectRole)
+    restore = box.addButton("&Restore", QMessageBox.AcceptRole)
+    discard = box.addButton("&Discard", QMessageBox.DestructiveRole)
+    box.addButton("&Later", QMessageBox.RejectRole)
     box.setDefaultButton(restore)
     box.exec()
     clicked = box.clickedButton()

@@ -1,5 +1,5 @@
 """Mouse, keyboard and input methods in the pages: PageInput, the page view's `input`. Select with
-the mouse (drag, shift+click, double-click for a word) or the keyboard; move the caret by character,
+the mouse (drag, shift+click, double-click for a word, triple-click for a paragraph) or the keyboard; move the caret by character,
 word (Ctrl+arrows), line, Home/End, Ctrl+Home/End and PgUp/PgDn (Shift extends the selection); copy
 as text; click a tracked change or comment to select it and report its id. Keys that type go to the
 view's PageEditor (typing.py), as does input-method text.
@@ -20,6 +20,7 @@ view's `selection` (selection.PageSelection).
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -89,6 +90,9 @@ class PageInput:
         self.view = view  # the PageView: its pages, flow, marks, selection, editor, scrolling and signals
         self._press: QPointF | None = None
         self._dragging = False
+        # a double-click's place and when a press there makes it a triple-click (time.monotonic), as
+        # Qt's own text widgets time it: from the double-click, for the double-click interval
+        self._triple: tuple[QPointF, float] | None = None
 
     # -- mouse ----------------------------------------------------------------------------------------
 
@@ -102,6 +106,8 @@ class PageInput:
             return False
         selection = self.view.selection
         self.view.setFocus(Qt.MouseFocusReason)
+        if self._triple_click(event):
+            return True
         self._press, self._dragging, selection.desired_x = event.position(), False, None
         pos = self._locate(event.position())
         if pos is not None and event.modifiers() & Qt.ShiftModifier and selection.anchor is not None:
@@ -139,6 +145,25 @@ class PageInput:
         pos = self._locate(event.position())
         if pos is not None:
             self.view.selection.select(*self.view.flow.word_at(pos))
+            self._triple = (event.position(), time.monotonic() + QApplication.doubleClickInterval() / 1000)
+
+    def _triple_click(self, event) -> bool:
+        """A press soon after a double-click, where it was: select the paragraph, as Word does."""
+        triple, self._triple = self._triple, None
+        if triple is None or time.monotonic() > triple[1] or event.modifiers() & Qt.ShiftModifier:
+            return False
+        if (event.position() - triple[0]).manhattanLength() > QApplication.startDragDistance():
+            return False
+        pos = self._locate(event.position())
+        if pos is None:
+            return False
+        flow = self.view.flow
+        block_id = flow.frag(pos).block_id
+        entries = flow.block_entries(block_id) if block_id else [pos.index]
+        # from after a list label to the paragraph's end, across a page break
+        self.view.selection.select(flow.caret_start(entries[0]), flow.end(entries[-1]))
+        self._press = None  # its release is no click on a change or a comment
+        return True
 
     def _story_at(self, point: QPointF) -> str | None:
         """The header, footer or note story under a viewport point, if the point is on one."""

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QAbstractScrollArea
 from ...layout import DocumentLayout, Page
 from ...layout.display_text import COLOR_SCHEMES, VIEWS
 from .balloon_layer import BalloonLayer
-from .geometry import GAP, PageStrip
+from .geometry import GAP, MARKUP_WIDTH, PageStrip
 from .input import PageInput, owns_keyboard
-from .marks import ReviewIndex, display_offset
+from .marks import COMMENT_VIEWS, ReviewIndex, display_offset
 from .painter import CANVAS, Overlay, paint_focus_frame, paint_page
 from .progressive import ProgressiveLayout
 from .quick_relayout import Relayout, same_ends
@@ -56,6 +56,7 @@ class PageView(QAbstractScrollArea):
     firstPagePainted = Signal()  # a document's first page is on screen (emitted once per document shown)
 
     editor = None  # a PageEditor when the pages can be typed in (it sets itself here)
+    keeps_markup_room = True  # fit width leaves room for balloons before there are any (fit_sheet_width)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -91,6 +92,9 @@ class PageView(QAbstractScrollArea):
         self._scroll_anim.setEasingCurve(QEasingCurve.OutCubic)
         self._scroll_anim.valueChanged.connect(lambda v: self.verticalScrollBar().setValue(round(v)))
         self.setFocusPolicy(Qt.StrongFocus)  # a click, Tab or F6 (desk/panes.py) gives the pages the keyboard
+        # always there, as in Word: a scroll bar that came and went with the zoom would change the width
+        # fit width fills, and the zoom with it, over and over
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         self.setAttribute(Qt.WA_InputMethodEnabled, True)  # CJK and other input methods type here
         self.viewport().setCursor(Qt.IBeamCursor)
         self.viewport().setAutoFillBackground(False)
@@ -359,7 +363,8 @@ class PageView(QAbstractScrollArea):
     def _update_scrollbars(self) -> None:
         vw, vh = self.viewport().width(), self.viewport().height()
         h, v = self.horizontalScrollBar(), self.verticalScrollBar()
-        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw)))
+        # (fit width makes the sheet exactly as wide as the viewport: a rounding error is no overflow)
+        h.setRange(0, max(0, math.ceil(self._strip.canvas_width(vw) - vw - 1e-6)))
         h.setPageStep(vw)
         h.setSingleStep(20)
         v.setRange(0, max(0, math.ceil(self._strip.canvas_height() - vh)))
@@ -401,7 +406,7 @@ class PageView(QAbstractScrollArea):
         if not self.pages:
             return
         vw, vh = self.viewport().width(), self.viewport().height()
-        zoom = (vw - 2 * GAP) / self._strip.max_width()
+        zoom = (vw - 2 * GAP) / self.fit_sheet_width()
         number = self.current_page()
         if self._fit == "page":
             _w, height = self._strip.sizes[number - 1]
@@ -409,6 +414,15 @@ class PageView(QAbstractScrollArea):
         self._apply_zoom(min(max(zoom, MIN_FIT_ZOOM), MAX_ZOOM))
         if self._fit == "page":
             self.scroll_to_canvas_y(self._strip.page_rect(number - 1, vw).top() - GAP)
+
+    def fit_sheet_width(self) -> float:
+        """The width fit width makes room for (layout px): the widest page and, in a view that shows
+        comments, the markup area beside it even before the first comment, so that the balloons
+        appearing never shrink the text (unless `keeps_markup_room` is off: pages no one comments on)."""
+        if not self.keeps_markup_room:
+            return self._strip.max_width()
+        pages = max((p.width for p in self.pages), default=self._strip.max_width())
+        return pages + (MARKUP_WIDTH if self._view in COMMENT_VIEWS else 0.0)
 
     def _apply_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Change zoom keeping the document point under `anchor` (default: viewport centre) still."""

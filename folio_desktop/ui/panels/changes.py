@@ -241,6 +241,9 @@ class ChangesPanel(QWidget):
         self.reject_next_button.setToolTip("Reject the selected change and go to the next one")
         self.accept_all_button.setToolTip("Accept every change the filters show")
         self.reject_all_button.setToolTip("Reject every change the filters show")
+        for button in (self.accept_button, self.reject_button, self.accept_next_button, self.reject_next_button,
+                       self.accept_all_button, self.reject_all_button):
+            button.setMinimumWidth(40)  # a narrow dock squeezes the labels rather than the page (desk/side_strips.py)
 
         filters = QHBoxLayout()
         filters.addWidget(self.author_filter, 1)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
-from folio_desktop.ui.pages.geometry import GAP, text_edges
+from folio_desktop.ui.pages.geometry import GAP, MARKUP_WIDTH, text_edges
 from folio_desktop.ui.pages.marks import BAR_OFFSET
 from folio_desktop.ui.pages.painter import HIGHLIGHT
 from folio_desktop.ui.pages.text_flow import cursor_x
@@ -134,6 +134,12 @@ def test_fit_width_and_fit_page(view, docs):
     page = layout.pages[0]
     view.fit_width()
     assert view.fit_mode == "width"
+    # All Markup keeps room for the balloons even before the first comment (issue 27): the page and
+    # the markup area fill the width
+    assert abs((page.width + MARKUP_WIDTH) * view.zoom - (view.viewport().width() - 2 * GAP)) < 1
+    view.set_markup_view("none")
+    view.finish_layout()
+    view.fit_width()
     assert abs(page.width * view.zoom - (view.viewport().width() - 2 * GAP)) < 1
     view.fit_page()
     rect = view.page_rect(view.current_page())
@@ -181,6 +187,7 @@ def test_ctrl_wheel_zooms_in_steps(view, docs):
 
 def test_smooth_wheel_scrolling_ends_at_the_target(qtbot, view, docs):
     shown(view, docs, ILPA)
+    view.verticalScrollBar().setValue(0)  # (zooming from fit width to 100% kept the centre, not the top)
     view.smooth_scrolling = True
     pos = QPointF(300, 300)
     event = QWheelEvent(pos, view.viewport().mapToGlobal(pos), QPoint(), QPoint(0, -240), Qt.NoButton,
