@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtWidgets import QMenu
 
+from ..access_keys import with_access_key
 from ..pages.geometry import DRAFT_ID
 from ..pages.input import owns_keyboard
 from ..pages.marks import COMMENT_VIEWS, accepted_offset
@@ -230,8 +231,10 @@ class CommentCommands(QObject):
         counts: dict[str, int] = {}
         for comment in self._comments().values():
             counts[comment.author] = counts.get(comment.author, 0) + 1
+        taken: set[str] = set()  # each author with an access key of their own (an "&" in a name is literal)
         for author in sorted(counts, key=str.casefold):
-            action = menu.addAction(f"{author or '(no author)'} ({counts[author]})")
+            label = f"{(author or '(no author)').replace('&', '&&')} ({counts[author]})"
+            action = menu.addAction(with_access_key(label, taken))
             action.triggered.connect(lambda _checked=False, a=author: self.delete_by_author(a))
         if not counts:
             menu.addAction("No comments").setEnabled(False)

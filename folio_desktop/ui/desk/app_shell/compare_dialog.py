@@ -98,7 +98,7 @@ class CompareDialog(QDialog):
         self.problem.setObjectName("compareProblem")
         self.problem.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Cancel)
-        self.compare_button = self.buttons.addButton("&Compare", QDialogButtonBox.AcceptRole)
+        self.compare_button = self.buttons.addButton("Co&mpare", QDialogButtonBox.AcceptRole)  # (Alt+C: Cancel)
         self.compare_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

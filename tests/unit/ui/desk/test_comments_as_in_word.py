@@ -363,7 +363,7 @@ def test_delete_all_comments_by_an_author(qtbot, desk):
     menu = review_menu_key(qtbot, desk, Qt.Key_B)  # Delete all comments &by
     sub = desk.comment_commands.by_author_menu
     qtbot.waitUntil(sub.isVisible, timeout=2_000)
-    assert [a.text() for a in sub.actions()] == ["Cole Palmer (6)", f"{LAWYER} (1)"]
+    assert [a.text().replace("&", "") for a in sub.actions()] == ["Cole Palmer (6)", f"{LAWYER} (1)"]
     qtbot.keyClick(sub, Qt.Key_Return)  # the first entry: Cole Palmer
     qtbot.waitUntil(lambda: not menu.isVisible(), timeout=2_000)
     assert [(c.author, c.text) for c in reviewer.all_comments()] == [(LAWYER, "The lawyer's own.")]

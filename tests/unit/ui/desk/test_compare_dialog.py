@@ -60,7 +60,7 @@ def test_one_dialog_with_both_versions_swap_then_the_compare_window(qtbot, desk,
         seen["swapped"] = dialog.paths()
         QTest.keyClick(QApplication.focusWidget(), Qt.Key_W, Qt.AltModifier)  # and back
         qtbot.waitUntil(lambda: dialog.paths() == (original, revised), timeout=2_000)
-        QTest.keyClick(QApplication.focusWidget(), Qt.Key_C, Qt.AltModifier)  # &Compare
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key_M, Qt.AltModifier)  # Co&mpare
         return seen
 
     done = when_up(qtbot, act)

@@ -22,12 +22,16 @@ from PySide6.QtWidgets import (
 )
 
 from folio_desktop.ui.chat.share_dialog import ShareDialog
+from folio_desktop.ui.desk.app_shell.author_prompt import AuthorPrompt
+from folio_desktop.ui.desk.app_shell.compare_dialog import CompareDialog
+from folio_desktop.ui.desk.app_shell.help_dialogs import AboutDialog, ShortcutsDialog
 from folio_desktop.ui.desk.compare_window import CompareWindow
 from folio_desktop.ui.desk.edit_dialogs import TextDialog
 from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog
 from folio_desktop.ui.desk.settings_dialog import SettingsDialog
 from folio_desktop.ui.disk import recovery_prompt
 from folio_desktop.ui.disk.recovery import RecoveryEntry
+from folio_desktop.ui.panels.find_replace import FindReplaceDialog
 
 PANEL_KEYS = {"Ctrl+Shift+O": "outline", "Ctrl+Shift+H": "changes", "Ctrl+Shift+M": "comments",
               "Ctrl+Shift+C": "chat"}
@@ -163,6 +167,11 @@ def test_every_dialog_button_has_an_access_key_of_its_own(qtbot, window, tmp_pat
                                        QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, window),
         "warning": QMessageBox(QMessageBox.Warning, "t", "Not saved.", QMessageBox.Ok, window),
         "Go to page": QInputDialog(window),
+        "Compare": CompareDialog([], window.path, window),
+        "Find and Replace": FindReplaceDialog(lambda: (window.view, window.reviewer, window.review_actions), window),
+        "Keyboard Shortcuts": ShortcutsDialog(window),
+        "About": AboutDialog(window),
+        "author name": AuthorPrompt(window.settings, window),
     }
     dialogs["Go to page"].show()  # (its buttons are made as it shows)
     for ok_text in ("OK", "Insert", "Replace", "Comment"):
