@@ -41,6 +41,7 @@ from .redline_errors import (
 from .redline_importer import _story_roots
 from .redline_plan import _pair_moves, _plan_coarse, _plan_story, _StoryPlan
 from .redline_writer import _Redline
+from .table_shape import story_shapes
 
 _W = "{" + W_NS + "}"
 VIEWS = ("original", "final")
@@ -53,19 +54,25 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
     return {key: [b.text for b in blocks] for key, (_, blocks) in story_blocks(rev).items()}
 
 
+def _story_state(rev: DocxReviewer) -> dict[str, tuple]:
+    """What the check compares per story: the blocks' text and the shapes of the tables."""
+    shapes = story_shapes(rev)
+    return {key: (texts, shapes.get(key)) for key, texts in story_texts(rev).items()}
+
+
 def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
     all the revised document. A key the base does not have (an imported note) is reported as None."""
     out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
-    got = story_texts(rejected)
+    got = _story_state(rejected)
     for key in sorted(set(got) | set(base_texts)):
         if got.get(key) != base_texts.get(key):
             out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
-    got = {k: v for k, v in story_texts(accepted).items() if k not in skip}
+    got = {k: v for k, v in _story_state(accepted).items() if k not in skip}
     want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
     for key in sorted(set(got) | set(want)):
         if got.get(key) != want.get(key):
@@ -178,7 +185,7 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     to be redone coarser (result["fallbacks"]) the redline is rebuilt on a fresh copy of the base, so
     read the redline from result["buffer"]."""
     transforms = privacy_mod.normalize_transforms(privacy)
-    base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
+    base_texts, rev_texts = _story_state(base_rev), _story_state(rev_rev)
     pristine = base_rev.to_bytes()
     scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
@@ -203,6 +210,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     buffer, report = privacy_mod.apply_to_package(buffer, transforms)
     fallbacks = [{"story": p.key, "scope": p.coarse, "reason": reasons.get(p.key, ""), "regions": p.regions,
                   "blocks": p.blocks} for p in plans if p.coarse]
+    fallbacks += [{"story": p.key, "scope": "table", "reason": why, "regions": n, "blocks": 0}
+                  for p in plans if not p.coarse for why, n in p.whole_tables.items() if n]
     return {"buffer": buffer, "applied": writer.applied, "skipped": writer.skipped,
             "unprocessedStories": unprocessed, "privacyReport": report,
             "referenceWarnings": writer.importer.warnings, "fallbacks": fallbacks}

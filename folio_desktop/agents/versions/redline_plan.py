@@ -12,6 +12,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 
 from .compare import same_text
 from .redline_errors import RedlineVerificationError
+from .table_shape import reshaped
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR = (_W + t for t in ("p", "tbl", "tr"))
@@ -54,6 +55,7 @@ class _StoryPlan:
     removed: list = field(default_factory=list)  # coarse: base units deleted whole
     regions: int = 0  # coarse: differing regions rewritten
     blocks: int = 0  # coarse: base + revised blocks inside them
+    whole_tables: dict = field(default_factory=dict)  # fine plan: why -> tables deleted and inserted whole
 
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
@@ -93,16 +95,39 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
             entries += [("del", bi, None), ("add", None, ri)]
         else:
             entries.append((kind, bi, ri))
+    plan.whole_tables = {}
+    entries = _split_reshaped(plan, entries, bchains, rchains)
     for _ in range(len(entries) + 1):
         broken = _try_plan(plan, entries, bchains, rchains, base_root, rev_root)
         if not broken:
             return
+        why = "its cells were split or merged in a way a row-by-row redline cannot show"
+        plan.whole_tables[why] = plan.whole_tables.get(why, 0) + len({t for t in broken if t.getroottree()
+                                                                      is base_root.getroottree()})
         entries = [e for pair in entries for e in (
             [("del", pair[1], None), ("add", None, pair[2])]
             if pair[0] == "pair" and (_outer_table(bchains[id(plan.base_blocks[pair[1]])]) in broken
                                       or _outer_table(rchains[id(plan.rev_blocks[pair[2]])]) in broken)
             else [pair])]
     raise RedlineVerificationError(f"The {plan.key} story's tables could not be planned.")
+
+
+def _split_reshaped(plan, entries, bchains, rchains) -> list:
+    """Pairs inside a row whose shape changed (offsets, spans, merges, cells) or a table whose grid
+    changed become deletions plus additions, so the row (or table) is replaced whole: accepting then
+    gives the revised shape, which a word diff of the cells' text could not."""
+    def chains(bi, ri):
+        return bchains[id(plan.base_blocks[bi])], rchains[id(plan.rev_blocks[ri])]
+
+    marked, grids = reshaped(pair for kind, bi, ri in entries if kind == "pair" for pair in zip(*chains(bi, ri)))
+    if grids:
+        plan.whole_tables["its grid of columns changed"] = grids
+    if not marked:
+        return entries
+    return [e for kind, bi, ri in entries for e in (
+        [("del", bi, None), ("add", None, ri)]
+        if kind == "pair" and any(id(c) in marked for chain in chains(bi, ri) for c in chain)
+        else [(kind, bi, ri)])]
 
 
 def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
