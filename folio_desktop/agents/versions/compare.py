@@ -170,12 +170,18 @@ def _budgeted_lcs(a: list[str], b: list[str], budget: Budget) -> list[tuple[int,
     return out
 
 
+def _stable_id(block) -> bool:
+    """An id the file itself gave the paragraph: one the reader made up for a paragraph without one
+    (from its text and position) names another paragraph of the same text in the other version
+    once a paragraph came or went before it (an empty cell for an empty cell a row away)."""
+    return not block.id.startswith(_FALLBACK_PREFIXES) and getattr(block, "id_stability", None) != "positional"
+
+
 def align(base: list, revised: list, budget: Budget) -> list[tuple]:
     """Entries ("pair", bi, ri) | ("del", bi, None) | ("add", None, ri) in revised order, deletions
     where they sat (spec §9.1 passes 1-3)."""
-    rev_ids = {b.id: j for j, b in enumerate(revised) if not b.id.startswith(_FALLBACK_PREFIXES)}
-    stable = [(i, rev_ids[b.id]) for i, b in enumerate(base)
-              if not b.id.startswith(_FALLBACK_PREFIXES) and b.id in rev_ids]
+    rev_ids = {b.id: j for j, b in enumerate(revised) if _stable_id(b)}
+    stable = [(i, rev_ids[b.id]) for i, b in enumerate(base) if _stable_id(b) and b.id in rev_ids]
     anchors = _lis(stable)
     left_b = sorted(set(range(len(base))) - {i for i, _ in anchors})
     left_r = sorted(set(range(len(revised))) - {j for _, j in anchors})
