@@ -46,8 +46,9 @@ def table_shape(tbl: etree._Element) -> tuple:
 
 
 def root_shapes(root: etree._Element) -> list[tuple]:
-    """Every table under a story root (nested ones too), in document order."""
-    return [table_shape(tbl) for tbl in root.iter(T_TBL)]
+    """Every table under a story root (nested ones too), in document order; a table left without a
+    row (not valid, and dropped when its last row's deletion is accepted) is not counted."""
+    return [shape for shape in (table_shape(tbl) for tbl in root.iter(T_TBL)) if shape[1]]
 
 
 __all__ = ["grid_shape", "reshaped", "root_shapes", "row_shape", "story_shapes", "table_shape"]
