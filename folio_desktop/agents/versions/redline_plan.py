@@ -102,8 +102,9 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
         if not broken:
             return
         why = "its cells were split or merged in a way a row-by-row redline cannot show"
-        plan.whole_tables[why] = plan.whole_tables.get(why, 0) + len({t for t in broken if t.getroottree()
-                                                                      is base_root.getroottree()})
+        base_doc = base_root.getroottree().getroot()  # (the base's tables, not the revised ones, are counted)
+        plan.whole_tables[why] = plan.whole_tables.get(why, 0) + sum(t.getroottree().getroot() is base_doc
+                                                                     for t in broken)
         entries = [e for pair in entries for e in (
             [("del", pair[1], None), ("add", None, pair[2])]
             if pair[0] == "pair" and (_outer_table(bchains[id(plan.base_blocks[pair[1]])]) in broken

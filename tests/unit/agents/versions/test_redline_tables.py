@@ -385,3 +385,14 @@ def test_a_table_left_without_rows_is_not_refused():
     assert row_mark(result["buffer"], "Only row") == {"del"}
     assert story_texts(DocxReviewer.from_bytes(resolved(result["buffer"], True))) == story_texts(
         DocxReviewer.from_bytes(revised))
+
+
+def test_a_row_split_into_two_rows_goes_whole_table_and_the_summary_says_so():
+    # the row's first cell stays in the first row, its last goes to a new second row: no row of the
+    # revised table is that row, so the table is replaced whole
+    base = tbl(tr(tc("Alpha"), tc("Beta"), tc("Gamma")), tr(tc("Kept"), tc("1"), tc("2")))
+    revised = tbl(tr(tc("Alpha"), tc("Delta"), tc("Eta")), tr(tc("Zeta"), tc("Theta"), tc("Gamma")),
+                  tr(tc("Kept"), tc("1"), tc("2")))
+    result = redline(doc(base), doc(revised))
+    assert [(f["scope"], f["regions"]) for f in result["fallbacks"]] == [("table", 1)]
+    assert "split or merged" in redline_notes(result)[0]
