@@ -169,6 +169,9 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
             top = next((c for c in chain if c not in bmap), None)
             if top is not None and top.tag == T_TBL and chain.index(top) > 1:
                 top = next(b.element.iterancestors(T_TR))  # a nested table goes row by row
+            elif top is not None and top.tag in (T_SDT_CONTENT, T_CUSTOM) and top is not chain[-1] \
+                    and chain[chain.index(top) + 1].tag == T_TR:
+                top = chain[chain.index(top) + 1]  # a row in a content control goes as a row, not as its text
             if top is None or top.tag in (T_SDT_CONTENT, T_CUSTOM, T_TXBX):
                 plan.deletes.append(("deleteBlock", b))
             elif top.tag in (T_TBL, T_TR):

@@ -13,10 +13,11 @@ import io
 import time
 import zipfile
 
+import docbuilder
 import docx
 import pytest
 from conftest import CORPUS
-from docbuilder import build_docx, p
+from docbuilder import build_docx, long_table, p
 from lxml import etree
 
 from folio_desktop.agents.versions.compare import compare_docx_versions
@@ -240,6 +241,24 @@ def test_rows_added_and_removed_anywhere(changed, dropped, added):
         assert row_mark(result["buffer"], f"Item {i}") == {"del"}
     for i in added:
         assert row_mark(result["buffer"], f"Extra after {i}") == {"ins"}
+
+
+@pytest.mark.parametrize(("dropped", "added"), [(34, None), (None, 35), (9, 21)])
+def test_rows_in_content_controls_of_a_long_table_come_and_go_as_rows(dropped, added):
+    # every fifth row of long_table sits in a repeating-section content control (w:sdt around w:tr)
+    base = doc(long_table(rows=60))
+    rows = [r for n in range(60) for r in (docbuilder.row(docbuilder.cell(p(f"Item {n}")), docbuilder.cell(p(f"Amount {n}")),
+                                                            in_control=n % 5 == 4),
+                                           docbuilder.row(docbuilder.cell(p("Added item")), docbuilder.cell(p("Added amount")),
+                                                          in_control=True))
+            if n != dropped and (n == added or "Added" not in r)]
+    result = redline(base, doc(docbuilder.table(*rows)))
+    assert result["fallbacks"] == []
+    assert marked_rows(result["buffer"]) == (dropped is not None) + (added is not None)
+    if dropped is not None:
+        assert row_mark(result["buffer"], f"Item {dropped}") == {"del"}
+    if added is not None:
+        assert row_mark(result["buffer"], "Added item") == {"ins"}
 
 
 def test_a_row_added_before_the_first_one():
