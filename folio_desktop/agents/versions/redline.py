@@ -11,10 +11,12 @@ Per story pair the blocks are aligned as in compare.py, then written in four pha
    base paragraph plus a copied-in revised paragraph;
 4. formatRange puts back the revised bold / italic / underline on paired paragraphs.
 
-Table structure the writer cannot express row by row (new or removed cells, rows split between
-tables) falls back to deleting the base table and inserting the revised one. Finally every revision
-gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
-document, story by story and block by block. An unverified buffer is never returned.
+A row whose shape changed (grid offsets, spans, merges, cells added or removed: table_shape.py) is
+deleted and inserted as a whole row; a table whose grid of columns changed, or whose rows cannot be
+paired one to one, is deleted and inserted whole, and result["fallbacks"] says so (scope "table").
+Finally every revision gets one date, and the buffer is verified: rejecting all must give the base,
+accepting all the revised document, story by story and block by block, in text and in the shape of
+every table. An unverified buffer is never returned.
 
 A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
 fresh copy of the base with that story coarser, first per region (every paragraph, table or content
