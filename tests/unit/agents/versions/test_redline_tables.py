@@ -415,3 +415,36 @@ def test_a_row_split_into_two_rows_goes_whole_table_and_the_summary_says_so():
     result = redline(doc(base), doc(revised))
     assert [(f["scope"], f["regions"]) for f in result["fallbacks"]] == [("table", 1)]
     assert "split or merged" in redline_notes(result)[0]
+
+
+def _merge_first_cells(root) -> None:
+    """The first two cells of a row half way down the document become one cell spanning both."""
+    rows = list(root.iter(_W + "tr"))
+    for row in rows[len(rows) // 2:]:
+        cells = [c for c in row if c.tag == _W + "tc"]
+        if len(cells) < 2:
+            continue
+        first, second = cells[:2]
+        span = sum(int(c.find(f"{_W}tcPr/{_W}gridSpan").get(_W + "val")) if c.find(f"{_W}tcPr/{_W}gridSpan")
+                   is not None else 1 for c in (first, second))
+        pr = first.find(_W + "tcPr")
+        if pr is None:
+            pr = etree.Element(_W + "tcPr")
+            first.insert(0, pr)
+        grid_span = pr.find(_W + "gridSpan")
+        if grid_span is None:
+            grid_span = etree.SubElement(pr, _W + "gridSpan")
+        grid_span.set(_W + "val", str(span))
+        first.extend(c for c in list(second) if c.tag == _W + "p")
+        row.remove(second)
+        return
+
+
+@pytest.mark.parametrize("name", ["docling_word_tables_merged_cells.docx",
+                                  "wild/apache+tika/tika-grpc/src/test/resources/test-files/014760.docx"])
+def test_corpus_cells_merged_in_tables_with_merges_and_offsets(name):
+    data = (CORPUS / name).read_bytes()
+    revised = _edit_xml(data, _merge_first_cells)
+    for result in (redline(data, revised), redline(revised, data)):
+        assert result["fallbacks"] == []
+        assert marked_rows(result["buffer"]) == 2  # that row deleted and its merged copy inserted, no other
