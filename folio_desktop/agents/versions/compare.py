@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass
 
 from lxml import etree
@@ -145,19 +146,49 @@ def lcs_pairs(a: list, b: list) -> list[tuple[int, int]]:
     return out[::-1]
 
 
+def _budgeted_lcs(a: list[str], b: list[str], budget: Budget) -> list[tuple[int, int]]:
+    """A common subsequence of a and b: the longest one when a x b fits the budget; else the texts
+    found once on each side anchor it (in order) and the gaps between them get the longest one
+    where each fits, so a long document (a table of thousands of rows) still pairs its unchanged
+    blocks instead of zipping everything after the first insertion."""
+    cells = len(a) * len(b)
+    if cells <= budget.cells:
+        budget.cells -= cells
+        return lcs_pairs(a, b)
+    count_a, count_b = Counter(a), Counter(b)
+    only_b = {t: j for j, t in enumerate(b) if count_b[t] == 1}
+    unique = _lis([(i, only_b[t]) for i, t in enumerate(a) if count_a[t] == 1 and t in only_b])
+    out: list[tuple[int, int]] = []
+    prev_i = prev_j = -1
+    for i, j in unique + [(len(a), len(b))]:
+        gap_a, gap_b = a[prev_i + 1:i], b[prev_j + 1:j]
+        if gap_a and gap_b and len(gap_a) * len(gap_b) <= budget.cells:
+            budget.cells -= len(gap_a) * len(gap_b)
+            out += [(prev_i + 1 + x, prev_j + 1 + y) for x, y in lcs_pairs(gap_a, gap_b)]
+        if i < len(a):
+            out.append((i, j))
+        prev_i, prev_j = i, j
+    return out
+
+
+def _stable_id(block) -> bool:
+    """An id the file itself gave the paragraph: one the reader made up for a paragraph without one
+    (from its text and position) names another paragraph of the same text in the other version
+    once a paragraph came or went before it (an empty cell for an empty cell a row away)."""
+    return not block.id.startswith(_FALLBACK_PREFIXES) and getattr(block, "id_stability", None) != "positional"
+
+
 def align(base: list, revised: list, budget: Budget) -> list[tuple]:
     """Entries ("pair", bi, ri) | ("del", bi, None) | ("add", None, ri) in revised order, deletions
     where they sat (spec §9.1 passes 1-3)."""
-    rev_ids = {b.id: j for j, b in enumerate(revised) if not b.id.startswith(_FALLBACK_PREFIXES)}
-    stable = [(i, rev_ids[b.id]) for i, b in enumerate(base)
-              if not b.id.startswith(_FALLBACK_PREFIXES) and b.id in rev_ids]
+    rev_ids = {b.id: j for j, b in enumerate(revised) if _stable_id(b)}
+    stable = [(i, rev_ids[b.id]) for i, b in enumerate(base) if _stable_id(b) and b.id in rev_ids]
     anchors = _lis(stable)
     left_b = sorted(set(range(len(base))) - {i for i, _ in anchors})
     left_r = sorted(set(range(len(revised))) - {j for _, j in anchors})
-    cells = len(left_b) * len(left_r)
-    if left_b and left_r and cells <= budget.cells:
-        budget.cells -= cells
-        found = lcs_pairs([match_text(base[i]) for i in left_b], [match_text(revised[j]) for j in left_r])
+    if left_b and left_r:
+        found = _budgeted_lcs([match_text(base[i]) for i in left_b], [match_text(revised[j]) for j in left_r],
+                              budget)
         anchors = _lis(anchors + [(left_b[x], left_r[y]) for x, y in found])
     entries: list[tuple] = []
     prev_b = prev_r = -1

@@ -25,6 +25,10 @@ def story_name(key: str) -> str:
 def describe_fallback(fallback: dict) -> str:
     """One plain sentence: where the redline is coarser than word by word, how much, and why."""
     where = story_name(fallback["story"])
+    if fallback["scope"] == "table":
+        n = fallback["regions"]
+        return (f"Note: in {where}, {n} table{'s are' if n != 1 else ' is'} shown deleted and inserted whole, "
+                f"not row by row: {fallback['reason']}.")
     if fallback["scope"] == "story":
         what = f"In {where} every paragraph and table is shown deleted and re-inserted whole"
     else:

@@ -21,11 +21,12 @@ least MOVE_MIN_WORDS (3) words are written as Word writes a move: w:moveFrom / w
 paragraph marks inside w:moveFromRangeStart/End and w:moveToRangeStart/End of one w:name. A paragraph
 edited as well as moved stays a deletion and an insertion. moves=False writes every move that way.
 
-Table structure the writer cannot express row by row (new or removed cells, rows split between
-tables) falls back to deleting the base table and inserting the revised one. Finally every revision
-gets one date, and the buffer is verified: rejecting all must give the base, accepting all the revised
-document, story by story and block by block, pictures, equations and field codes included (objects.py).
-An unverified buffer is never returned.
+A row whose shape changed (grid offsets, spans, merges, cells added or removed: table_shape.py) is
+deleted and inserted as a whole row; a table whose grid of columns changed, or whose rows cannot be
+paired one to one, is deleted and inserted whole, and result["fallbacks"] says so (scope "table").
+Finally every revision gets one date, and the buffer is verified: rejecting all must give the base,
+accepting all the revised document, story by story and block by block, in text (pictures, equations and
+field codes included: objects.py) and in the shape of every table. An unverified buffer is never returned.
 
 A story that fails the check (or whose writing fails) is not refused: the redline is built again on a
 fresh copy of the base with that story coarser, first per region (every paragraph, table or content
@@ -53,6 +54,7 @@ from .redline_errors import (
 from .redline_importer import _story_roots
 from .redline_plan import _pair_moves, _plan_coarse, _plan_story, _StoryPlan
 from .redline_writer import _Redline
+from .table_shape import story_shapes
 
 _W = "{" + W_NS + "}"
 VIEWS = ("original", "final")
@@ -69,6 +71,12 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
                   for b in blocks] for key, (story, blocks) in story_blocks(rev).items()}
 
 
+def _story_state(rev: DocxReviewer) -> dict[str, tuple]:
+    """What the check compares per story: the blocks' text and the shapes of the tables."""
+    shapes = story_shapes(rev)
+    return {key: (texts, shapes.get(key)) for key, texts in story_texts(rev).items()}
+
+
 def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unreferenced: set = frozenset()) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
     all the revised document. A key the base does not have (an imported note) is reported as None.
@@ -77,13 +85,13 @@ def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unre
     out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
-    got = story_texts(rejected)
+    got = _story_state(rejected)
     for key in sorted((set(got) | set(base_texts)) - unreferenced):
         if got.get(key) != base_texts.get(key):
             out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
-    got = {k: v for k, v in story_texts(accepted).items() if k not in skip}
+    got = {k: v for k, v in _story_state(accepted).items() if k not in skip}
     want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
     for key in sorted(set(got) | set(want)):
         if got.get(key) != want.get(key):
@@ -202,7 +210,7 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     read the redline from result["buffer"]. formatting=False writes no formatting revisions (the
     base formatting stays); moves=False writes moved paragraphs as a deletion and an insertion."""
     transforms = privacy_mod.normalize_transforms(privacy)
-    base_texts, rev_texts = story_texts(base_rev), story_texts(rev_rev)
+    base_texts, rev_texts = _story_state(base_rev), _story_state(rev_rev)
     unreferenced = {k for k in base_texts if k.startswith(("footnote:", "endnote:"))} - \
         _referenced_notes(base_rev.document)
     pristine = base_rev.to_bytes()
@@ -230,6 +238,8 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     buffer, report = privacy_mod.apply_to_package(buffer, transforms)
     fallbacks = [{"story": p.key, "scope": p.coarse, "reason": reasons.get(p.key, ""), "regions": p.regions,
                   "blocks": p.blocks} for p in plans if p.coarse]
+    fallbacks += [{"story": p.key, "scope": "table", "reason": why, "regions": n, "blocks": 0}
+                  for p in plans if not p.coarse for why, n in p.whole_tables.items() if n]
     return {"buffer": buffer, "applied": writer.applied, "skipped": writer.skipped,
             "unprocessedStories": unprocessed, "privacyReport": report,
             "referenceWarnings": writer.importer.warnings, "fallbacks": fallbacks}

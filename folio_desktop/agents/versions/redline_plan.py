@@ -13,6 +13,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 from .compare import MOVE_MIN_WORDS, same_text
 from .objects import has_math, has_objects
 from .redline_errors import RedlineVerificationError
+from .table_shape import reshaped
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_TR = (_W + t for t in ("p", "tbl", "tr"))
@@ -56,6 +57,7 @@ class _StoryPlan:
     regions: int = 0  # coarse: differing regions rewritten
     blocks: int = 0  # coarse: base + revised blocks inside them
     pictures: tuple = ()  # (base, revised) ObjectKeys: pictures a pair's equal text does not show
+    whole_tables: dict = field(default_factory=dict)  # fine plan: why -> tables deleted and inserted whole
 
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
@@ -95,16 +97,40 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
             entries += [("del", bi, None), ("add", None, ri)]
         else:
             entries.append((kind, bi, ri))
+    plan.whole_tables = {}
+    entries = _split_reshaped(plan, entries, bchains, rchains)
     for _ in range(len(entries) + 1):
         broken = _try_plan(plan, entries, bchains, rchains, base_root, rev_root)
         if not broken:
             return
+        why = "its cells were split or merged in a way a row-by-row redline cannot show"
+        base_doc = base_root.getroottree().getroot()  # (the base's tables, not the revised ones, are counted)
+        plan.whole_tables[why] = plan.whole_tables.get(why, 0) + sum(t.getroottree().getroot() is base_doc
+                                                                     for t in broken)
         entries = [e for pair in entries for e in (
             [("del", pair[1], None), ("add", None, pair[2])]
             if pair[0] == "pair" and (_outer_table(bchains[id(plan.base_blocks[pair[1]])]) in broken
                                       or _outer_table(rchains[id(plan.rev_blocks[pair[2]])]) in broken)
             else [pair])]
     raise RedlineVerificationError(f"The {plan.key} story's tables could not be planned.")
+
+
+def _split_reshaped(plan, entries, bchains, rchains) -> list:
+    """Pairs inside a row whose shape changed (offsets, spans, merges, cells) or a table whose grid
+    changed become deletions plus additions, so the row (or table) is replaced whole: accepting then
+    gives the revised shape, which a word diff of the cells' text could not."""
+    def chains(bi, ri):
+        return bchains[id(plan.base_blocks[bi])], rchains[id(plan.rev_blocks[ri])]
+
+    marked, grids = reshaped(pair for kind, bi, ri in entries if kind == "pair" for pair in zip(*chains(bi, ri)))
+    if grids:
+        plan.whole_tables["its grid of columns changed"] = grids
+    if not marked:
+        return entries
+    return [e for kind, bi, ri in entries for e in (
+        [("del", bi, None), ("add", None, ri)]
+        if kind == "pair" and any(id(c) in marked for chain in chains(bi, ri) for c in chain)
+        else [(kind, bi, ri)])]
 
 
 def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
@@ -148,6 +174,9 @@ def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
             top = next((c for c in chain if c not in bmap), None)
             if top is not None and top.tag == T_TBL and chain.index(top) > 1:
                 top = next(b.element.iterancestors(T_TR))  # a nested table goes row by row
+            elif top is not None and top.tag in (T_SDT_CONTENT, T_CUSTOM) and top is not chain[-1] \
+                    and chain[chain.index(top) + 1].tag == T_TR:
+                top = chain[chain.index(top) + 1]  # a row in a content control goes as a row, not as its text
             if top is None or top.tag in (T_SDT_CONTENT, T_CUSTOM, T_TXBX):
                 plan.deletes.append(("deleteBlock", b))
             elif top.tag in (T_TBL, T_TR):

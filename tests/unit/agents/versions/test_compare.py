@@ -98,13 +98,17 @@ class B:
     text: str
 
 
-def test_lcs_budget_falls_back_to_positional_zip():
+def test_lcs_budget_falls_back_to_unique_texts_then_positional_zip():
     base = [B("seq-0001", "X"), B("seq-0002", "A"), B("seq-0003", "B")]
     revised = [B("seq-0001", "A"), B("seq-0002", "B")]
     assert align(base, revised, Budget()) == [("del", 0, None), ("pair", 1, 0), ("pair", 2, 1)]
-    spent = Budget(cells=5)  # 3 x 2 cells do not fit: the gap is zipped, the excess deleted
-    assert align(base, revised, spent) == [("pair", 0, 0), ("pair", 1, 1), ("del", 2, None)]
+    spent = Budget(cells=5)  # 3 x 2 cells do not fit: the texts found once on each side still anchor
+    assert align(base, revised, spent) == [("del", 0, None), ("pair", 1, 0), ("pair", 2, 1)]
     assert spent.cells == 5
+    base = [B("seq-0001", "X"), B("seq-0002", "A"), B("seq-0003", "A")]
+    revised = [B("seq-0001", "A"), B("seq-0002", "A")]
+    # no text is found once on each side: the gap is zipped, the excess deleted
+    assert align(base, revised, spent) == [("pair", 0, 0), ("pair", 1, 1), ("del", 2, None)]
 
 
 def test_the_budget_is_shared_across_the_stories_of_one_comparison():
