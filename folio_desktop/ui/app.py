@@ -32,7 +32,7 @@ def start_window(path: str | None = None, choose: Callable | None = None, settin
     from ..assets import icon_path
     from .desk.app_shell.author_prompt import ask_author_name
     from .desk.app_shell.palette import follow_system_scheme
-    from .desk.screen_fit import first_size, small_screen
+    from .desk.app_shell.screen_fit import first_size, small_screen
     from .desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APP_NAME])

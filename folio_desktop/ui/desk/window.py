@@ -43,12 +43,12 @@ from ..panels.status_indicators import StatusIndicators
 from ..review_actions import ReviewActions
 from .actions import DOCUMENT_ACTIONS, MARKUP, install_actions
 from .app_shell.commands import ShellCommands
+from .app_shell.screen_fit import fit_restored
 from .commands import DeskCommands
 from .comment_commands import CommentCommands
 from .files import DocumentFiles
 from .page_menu import PageMenu
 from .panes import Pane, Panes
-from .screen_fit import fit_restored
 from .settings_dialog import SettingsDialog
 from .side_strips import SIDE_WIDTHS, SideStrips
 
