@@ -53,16 +53,28 @@ def base_of(name: str, around: str) -> bytes:
     return window((CORPUS / name).read_bytes(), around)
 
 
+def _draw(rng: random.Random, extra: tuple) -> list[str]:
+    primary = rng.choice(extra if extra and rng.random() < 0.4 else COMMON + extra)  # what only it has, often
+    safe = [k for k in COMMON + extra if k not in GAPS and k != primary]
+    return [primary] + rng.sample(safe, rng.randrange(0, 3))
+
+
 def _cases(n: int) -> list:
+    """n cases, document by document in turn; a script is drawn again until its first edit finds a
+    place in the document's window, so every case edits what its id says first."""
     out = []
     for i in range(n):
         name, around, extra = DOCUMENTS[i % len(DOCUMENTS)]
         rng = random.Random(i)
-        primary = rng.choice(extra if extra and rng.random() < 0.4 else COMMON + extra)  # what only it has, often
-        safe = [k for k in COMMON + extra if k not in GAPS and k != primary]
-        kinds = [primary] + rng.sample(safe, rng.randrange(0, 3))
+        base = base_of(name, around) if CORPUS.is_dir() else None
+        for _ in range(20):
+            kinds = _draw(rng, extra)
+            first = "word-replace" if kinds[0] == "cell" else kinds[0]
+            if base is None or [e.kind for e in edited(base, i, kinds)[1]][:1] == [first]:
+                break
         marks = [pytest.mark.xfail(strict=False, reason=f"{kind}: {GAPS[kind]}") for kind in kinds if kind in GAPS]
-        out.append(pytest.param(name, around, i, kinds, marks=marks[:1], id=f"{i}-{name.split('/')[-1][:24]}-{'+'.join(kinds)}"))
+        out.append(pytest.param(name, around, i, kinds, marks=marks[:1],
+                                id=f"{i}-{name.split('/')[-1][:24]}-{'+'.join(kinds)}"))
     return out
 
 
@@ -70,10 +82,9 @@ def _cases(n: int) -> list:
 def test_redline_of_a_random_edit_script(name, around, seed, kinds):
     base = base_of(name, around)
     revised, edits = edited(base, seed, kinds)
-    if not edits:
-        pytest.skip("no place in this window for these kinds")  # (never for the documents above; checked below)
+    assert edits, "the script found no place to edit"
     out = generate_redline_docx(base, revised)["buffer"]
-    assert canon(resolved(out, accept=True)) == canon(resolved(revised, accept=True)), "accept-all is not the revised"
+    assert canon(resolved(out, accept=True)) == canon(revised), "accept-all is not the revised"
     assert canon(resolved(out, accept=False)) == canon(base), "reject-all is not the base"
     parts = redline_parts(out)
     missing = [f"{e.kind} at {e.where}" for e in edits if not e.shows(parts)]
