@@ -122,3 +122,5 @@ def test_a_coarse_redline_reports_paragraph_deletions_as_such(monkeypatch):
     assert [a["type"] for a in result["applied"]] == ["deleteBlock", "insertAfterBlock"]
     first, second = result["applied"]
     assert not set(first["revisionIds"]) & set(second["revisionIds"])
+    ids_in_buffer = {int(el.get(W + "id")) for tag in MARKS for el in document(result["buffer"]).iter(W + tag)}
+    assert set(first["revisionIds"]) | set(second["revisionIds"]) <= ids_in_buffer
