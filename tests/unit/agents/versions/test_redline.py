@@ -214,7 +214,10 @@ def test_header_edits_are_redlined_in_their_story():
             zout.writestr(info, body)
     revised = out.getvalue()
     assert story_texts(DocxReviewer.from_bytes(revised)) != story_texts(DocxReviewer.from_bytes(base))
-    assert_round_trip(generate_redline_docx(base, revised), base, revised)
+    result = generate_redline_docx(base, revised)
+    assert_round_trip(result, base, revised)
+    # word by word through the engine in the header's own story, not the whole-story fallback
+    assert result["fallbacks"] == [] and "replaceBlock" in {a["type"] for a in result["applied"]}
 
 
 # -- options -----------------------------------------------------------------------------------------
