@@ -17,9 +17,9 @@ from folio_desktop.agents.versions.compare import open_view
 from folio_desktop.agents.versions.redline import (
     _differences,
     _escalate,
+    _story_state,
     generate_redline_docx,
     redline_reviewers,
-    story_texts,
 )
 from folio_desktop.agents.versions.redline_errors import RedlineVerificationError
 from folio_desktop.docx import DocxReviewer
@@ -31,7 +31,8 @@ REVISED = build_docx(p("The Supplier must deliver the goods.") + p("Payment is d
 
 
 def texts(data: bytes) -> dict:
-    return story_texts(DocxReviewer.from_bytes(data))
+    """What the check compares per story: the blocks' text and the tables' shapes."""
+    return _story_state(DocxReviewer.from_bytes(data))
 
 
 # -- _differences: what a buffer gets wrong, story by story ----------------------------------------------
@@ -54,14 +55,14 @@ def test_a_skipped_story_is_not_checked_on_acceptance():
 
 
 def test_a_story_the_base_lacks_is_reported_without_a_key():
-    revised = dict(texts(BASE), **{"footnote:7": ["A note."]})
+    revised = dict(texts(BASE), **{"footnote:7": (["A note."], None)})
     assert _differences(BASE, texts(BASE), revised, {}, set()) == {None: ACCEPTED}
-    base_only = dict(texts(BASE), **{"footnote:3": ["Gone."]})  # rejecting does not give it back
+    base_only = dict(texts(BASE), **{"footnote:3": (["Gone."], None)})  # rejecting does not give it back
     assert _differences(BASE, base_only, base_only, {}, set()) == {"footnote:3": REJECTED}
 
 
 def test_imported_notes_are_compared_under_their_new_key():
-    note = ["A note."]
+    note = (["A note."], None)
     # the buffer has footnote:2 (what footnote:9 of the revised document became): it must be compared with it
     buffer_texts = texts(BASE)
     rev = dict(buffer_texts, **{"footnote:9": note})
@@ -131,5 +132,5 @@ def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatc
         ("main", "regions", "made up", 1, 2)]
     accepted = DocxReviewer.from_bytes(result["buffer"])
     accepted.accept_all()
-    assert story_texts(accepted) == texts(REVISED)
+    assert _story_state(accepted) == texts(REVISED)
 

@@ -35,7 +35,8 @@ def test_a_moved_paragraph_of_three_words_is_a_move_and_of_two_is_not():
     assert not moved("Two words.")
 
 
-def test_a_table_losing_a_cell_is_replaced_whole_without_a_fallback():
+def test_a_row_losing_a_cell_is_replaced_as_a_row_without_a_fallback():
+    """The row whose shape changed is deleted and inserted whole; the rest of the table stays."""
     base = build_docx(p("Before.") + table(row(cell(p("a1")), cell(p("b1"))), row(cell(p("a2")), cell(p("b2"))))
                       + p("After."))
     revised = build_docx(p("Before.") + table(row(cell(p("a1")), cell(p("b1"))), row(cell(p("a2 and b2"))))
@@ -43,7 +44,7 @@ def test_a_table_losing_a_cell_is_replaced_whole_without_a_fallback():
     result = generate_redline_docx(base, revised)
     assert_right(result, base, revised)
     assert result["fallbacks"] == []
-    assert {a["type"] for a in result["applied"]} == {"deleteTable", "insertTable"}
+    assert {a["type"] for a in result["applied"]} == {"deleteTableRow", "insertTableRow"}
 
 
 def test_copied_in_content_is_reported_by_what_it_is():
