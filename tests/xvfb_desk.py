@@ -93,9 +93,12 @@ class Desk:
 
 
 @contextmanager
-def desk_on(tmp_path: Path, source: Path, ready=lambda state: True):
+def desk_on(tmp_path: Path, source: Path, ready=lambda state: True, env_extra: dict | None = None,
+            settled: bool = True):
     """The app on a copy of `source` (tmp_path / "contract.docx") on an Xvfb display of its own, its
     window laid out, found by X under the file's name and active; ready(state): what else to wait for.
+    `env_extra`: more of the app's environment; settled=False: yielded as soon as it is started (a first
+    run's question comes before the window is ready).
     The app and the X server are ended afterwards, and the app's output printed (shown when a test fails)."""
     log = tmp_path / "app.log"
     read, write = os.pipe()
@@ -114,15 +117,16 @@ def desk_on(tmp_path: Path, source: Path, ready=lambda state: True):
         env = {key: value for key, value in os.environ.items() if not key.startswith(("ANTHROPIC_", "QT_"))}
         # settings of its own, and no keyring: the app never reads the user's key (nor talks to Claude)
         env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", FOLIO_DESKTOP_CONFIG_DIR=str(tmp_path / "config"),
-                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", **(env_extra or {}))
         with open(log, "w") as out:  # a file, not a pipe: the app never blocks on output nobody reads
             child = subprocess.Popen([sys.executable, str(ROOT / "tests" / "window_probe.py"), str(document),
                                       str(state_file)], env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         desk = Desk(display, document, state_file, child)
-        state = desk.wait("the window, laid out", lambda s: s.get("ready") and ready(s))
-        found = desk.xdotool("search", "--sync", "--onlyvisible", "--name", "contract.docx").split()
-        assert str(state["window"]) in found, (state["window"], found)
-        desk.activate()
+        if settled:
+            state = desk.wait("the window, laid out", lambda s: s.get("ready") and ready(s))
+            found = desk.xdotool("search", "--sync", "--onlyvisible", "--name", "contract.docx").split()
+            assert str(state["window"]) in found, (state["window"], found)
+            desk.activate()
         yield desk
     finally:
         for process in (child, server):

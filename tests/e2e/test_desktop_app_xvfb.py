@@ -5,15 +5,11 @@ each closed again with Escape."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
 from key_helpers import SUPERDOC
-from xvfb_desk import TOOLS, Desk
+from xvfb_desk import TOOLS, desk_on
 
 from folio_desktop.docx import DocxReviewer
 
@@ -24,37 +20,8 @@ pytestmark = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
 @pytest.fixture
 def first_start(tmp_path):
     """The app started on a copy of the corpus contract with no settings yet (a first run)."""
-    log = tmp_path / "app.log"
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    child = None
-    try:
-        with os.fdopen(read) as announced:
-            number = announced.readline().strip()
-        assert number.isdigit(), "Xvfb did not start"
-        document = tmp_path / "contract.docx"
-        shutil.copyfile(SUPERDOC, document)
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("ANTHROPIC_", "QT_"))}
-        env.update(DISPLAY=f":{number}", QT_QPA_PLATFORM="xcb", FOLIO_DESKTOP_CONFIG_DIR=str(tmp_path / "config"),
-                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring", FOLIO_PROBE_FIRST_RUN="1")
-        with open(log, "w") as out:
-            child = subprocess.Popen([sys.executable, str(ROOT / "tests" / "window_probe.py"), str(document),
-                                      str(tmp_path / "window.json")], env=env, cwd=ROOT, stdout=out,
-                                     stderr=subprocess.STDOUT)
-        yield Desk(f":{number}", document, tmp_path / "window.json", child)
-    finally:
-        for process in (child, server):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        if log.exists() and log.read_text().strip():
-            print(log.read_text())
+    with desk_on(tmp_path, SUPERDOC, env_extra={"FOLIO_PROBE_FIRST_RUN": "1"}, settled=False) as desk:
+        yield desk
 
 
 def dialog_titled(title: str):
