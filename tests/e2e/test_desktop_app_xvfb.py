@@ -5,16 +5,13 @@ each closed again with Escape."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from key_helpers import SUPERDOC
-from xvfb_desk import TOOLS, desk_on
+from xvfb_desk import NEEDS_X, desk_on
 
 from folio_desktop.docx import DocxReviewer
 
-pytestmark = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
-                                reason="needs Xvfb and xdotool (apt-get install xvfb xdotool)")
+pytestmark = NEEDS_X
 
 
 @pytest.fixture
