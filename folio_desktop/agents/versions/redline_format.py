@@ -163,21 +163,9 @@ class FormatWriter:
         current = [c for c in (ppr if ppr is not None else []) if c.tag not in _PPR_NOT_OWN]
         if _ppr_key(current) == _ppr_key(new) and (pending is None) == (_ppr_key(old) == _ppr_key(new)):
             return False
-        if ppr is None:
-            ppr = etree.Element(W_PPR)
-            base_p.insert(0, ppr)
-        keep = [c for c in ppr if c.tag in (W_RPR, _W + "sectPr")]
+        keep = [c for c in (ppr if ppr is not None else []) if c.tag in (W_RPR, _W + "sectPr")]
         children = sorted(new, key=lambda c: _rank(c.tag)) + keep
-        if _ppr_key(old) != _ppr_key(new):
-            change = self._stamp().mark("pPrChange")
-            held = etree.SubElement(change, W_PPR)
-            for c in old:
-                held.append(copy.deepcopy(c))
-            children.append(change)
-            self.written += 1
-        ppr[:] = children
-        if len(ppr) == 0:
-            base_p.remove(ppr)
+        self._set(base_p, ppr, W_PPR, children, old if _ppr_key(old) != _ppr_key(new) else None, "pPrChange")
         return True
 
     def _runs(self, base_p, rev_p) -> bool:
@@ -219,22 +207,28 @@ class FormatWriter:
             old = list(pending.find(W_RPR))
         else:
             old = [c for c in current if c.tag != T_RPR_CHANGE]
-        if rpr is None:
-            rpr = etree.Element(W_RPR)
-            run.insert(0, rpr)
         kept = [c for c in current if c.tag in _RPR_IGNORED and c.tag != T_RPR_CHANGE]  # language stays
         children = sorted(new + kept, key=lambda c: _rank(c.tag, RPR_ORDER))
-        if not inserted and _rpr_key(old) != _rpr_key(new):
-            change = self._stamp().mark("rPrChange")
-            held = etree.SubElement(change, W_RPR)
+        self._set(run, rpr, W_RPR, children, old if not inserted and _rpr_key(old) != _rpr_key(new) else None,
+                  "rPrChange")
+        return True
+
+    def _set(self, owner, props, tag: str, children: list, old: list | None, change: str) -> None:
+        """owner's properties element `props` (tag; made first when None) holds `children`, and, when
+        `old` is given, a w:<change> revision holding the old properties (dropped when left empty)."""
+        if props is None:
+            props = etree.Element(tag)
+            owner.insert(0, props)
+        if old is not None:
+            mark = self._stamp().mark(change)
+            held = etree.SubElement(mark, tag)
             for c in old:
                 held.append(copy.deepcopy(c))
-            children.append(change)
+            children.append(mark)
             self.written += 1
-        rpr[:] = children
-        if len(rpr) == 0:
-            run.remove(rpr)
-        return True
+        props[:] = children
+        if len(props) == 0:
+            owner.remove(props)
 
 
 def _last_at_or_before(starts: list[int], pos: int) -> int:
