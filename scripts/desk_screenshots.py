@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from review_screenshots import PILOT, settle
-from shot_helpers import wait_for, workspace
+from shot_helpers import review_window, wait_for, workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -58,21 +58,11 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QPoint
     from PySide6.QtWidgets import QApplication
 
-    from folio_desktop.assistant import AssistantSettings
-    from folio_desktop.ui.desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication(argv[:1])
     document = work / "Pilot Agreement.docx"
     document.write_bytes(PILOT.read_bytes())
-    settings = AssistantSettings(api_key=None, author="Alex Morgan", config_dir=work / "config")
-    window = ReviewWindow(settings)
-    window.files.ask_before_discarding = False
-    window.resize(1500, 940)
-    window.move(0, 0)
-    window.show()
-    window.files.open_document(document)
-    wait_for(app, lambda: window.view.document_layout is not None)
-    window.dock.hide()  # the pages and the panels, without the Claude panel
+    window = review_window(app, work, document)  # the pages and the panels, without the Claude panel
 
     dialog = window.commands.show_replace()
     dialog.find_field.setText("Pilot")

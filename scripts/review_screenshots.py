@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from shot_helpers import wait_for, workspace
+from shot_helpers import review_window, wait_for, workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -94,22 +94,13 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from folio_desktop.assistant import AssistantSettings
     from folio_desktop.ui.desk.compare_window import CompareWindow
-    from folio_desktop.ui.desk.window import ReviewWindow
 
     app = QApplication.instance() or QApplication(argv[:1])
 
     document = work / "Pilot Agreement (their draft).docx"
     reviewed_contract(document)
-    settings = AssistantSettings(api_key=None, author="Alex Morgan", config_dir=work / "config")
-    window = ReviewWindow(settings)
-    window.files.ask_before_discarding = False
-    window.resize(1500, 940)
-    window.show()
-    window.files.open_document(document)
-    wait_for(app, lambda: window.view.document_layout is not None)
-    window.dock.hide()  # the pages and the reviewing pane, without the Claude panel
+    window = review_window(app, work, document)  # the pages and the reviewing pane, without the Claude panel
     window.resizeDocks([window.changes_dock], [470], Qt.Horizontal)
     window.changes.full_text.setChecked(True)
     moved = next(row for row in window.changes.rows if row.kind == "move")

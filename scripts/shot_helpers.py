@@ -26,3 +26,20 @@ def wait_for(app, done, timeout_ms: int = 20_000) -> bool:
             return False
         app.processEvents(QEventLoop.AllEvents, 50)
     return True
+
+
+def review_window(app, work: Path, document: Path, author: str = "Alex Morgan"):
+    """A review window (1500x940, settings in work/config, no Claude key) on `document`, laid out,
+    its Claude panel hidden."""
+    from folio_desktop.assistant import AssistantSettings
+    from folio_desktop.ui.desk.window import ReviewWindow
+
+    window = ReviewWindow(AssistantSettings(api_key=None, author=author, config_dir=work / "config"))
+    window.files.ask_before_discarding = False
+    window.resize(1500, 940)
+    window.move(0, 0)
+    window.show()
+    window.files.open_document(document)
+    wait_for(app, lambda: window.view.document_layout is not None)
+    window.dock.hide()
+    return window
