@@ -7,11 +7,10 @@ own comments in place and no one else's. Each is one undo step that brings every
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from chat_helpers import PILOT, make_settings
+from chat_helpers import PILOT
 from conftest import CORPUS
+from key_helpers import SUPERDOC, review_window  # (SUPERDOC: 3 threads by Cole Palmer, each with a reply)
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
@@ -20,25 +19,13 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui.desk.window import ReviewWindow
 from folio_desktop.ui.pages.geometry import DRAFT_ID, MARKUP_WIDTH
 
-SUPERDOC = CORPUS / "superdoc_word_comments_replies_tracked.docx"  # 3 threads by Cole Palmer, each with a reply
 LAWYER = "Lawyer"  # make_settings' author name
 
 
 def open_desk(qtbot, tmp_path, source=SUPERDOC) -> ReviewWindow:
-    copy = tmp_path / source.name
-    shutil.copyfile(source, copy)
-    window = ReviewWindow(make_settings(tmp_path, None))
-    window.files.ask_before_discarding = False
+    """key_helpers.review_window, scrolling at once (no animation to wait for)."""
+    window = review_window(qtbot, tmp_path, source)
     window.view.smooth_scrolling = False
-    window.resize(1500, 900)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    with qtbot.waitSignal(window.view.layoutFinished, timeout=10_000):
-        assert window.files.open_document(copy)
-    window.view.fit_width()
-    window.activateWindow()  # keyboard focus needs the active window
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2_000)
     return window
 
 
