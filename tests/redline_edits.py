@@ -21,6 +21,8 @@ from folio_desktop.docx import DocxReviewer
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 M_NS = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+MC_CHOICE = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Choice"
+MC_ALTERNATE = "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"
 WP_NS = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 W = "{" + W_NS + "}"
 M = "{" + M_NS + "}"
@@ -52,6 +54,8 @@ def _paragraph(p) -> tuple:
         rpr = el.find(W + "rPr")
         fmt = tuple(_on(rpr, t) for t in TOGGLES) if el.tag == W + "r" else ("math",)
         for node in el:
+            if node.tag == MC_ALTERNATE:  # a drawn shape: Word reads the first choice
+                node = next(node.iter(W + "drawing"), node) if node.find(MC_CHOICE) is not None else node
             if node.tag in (W + "t", M + "t"):
                 chars += [(ch, fmt) for ch in node.text or ""]
             elif node.tag == W + "tab":
@@ -467,9 +471,19 @@ def _move_edit(rng, body, script) -> Edit | None:
     texts = (text, *jumped)
 
     def shows(parts) -> bool:
-        moved = lambda tag: "".join(t.text or "" for m in parts[DOC].iter(W + tag) for t in m.iter(W + "t", W + "delText"))  # noqa: E731
-        return any(t.strip() and t in moved("moveFrom") and t in moved("moveTo") for t in texts) \
-            or _deleted_words(parts[DOC], texts[0]) and _in_revision(parts[DOC], texts[0])
+        """The paragraph, or one it jumped over (the same order results), is moved; or, below the
+        move threshold (a short or empty paragraph), deleted at one place and inserted at the other."""
+        doc = parts[DOC]
+        moved = lambda tag: "".join(t.text or "" for m in doc.iter(W + tag) for t in m.iter(W + "t", W + "delText"))  # noqa: E731
+        inserted = _squeezed("".join(t.text or "" for i in doc.iter(W + "ins", W + "moveTo") for t in i.iter(W + "t")))
+        for t in texts:
+            if t.strip() and t in moved("moveFrom") and t in moved("moveTo"):
+                return True
+            if t.strip() and _deleted_words(doc, t) and _squeezed(t) in inserted:
+                return True
+            if not t.strip() and _mark(doc, "del") and _mark(doc, "ins"):
+                return True
+        return False
     return Edit("move", repr(text[:60]), shows)
 
 

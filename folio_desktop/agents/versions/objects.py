@@ -23,7 +23,8 @@ R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _REFS = (f"{{{R_NS}}}embed", f"{{{R_NS}}}link", f"{{{R_NS}}}id")
 M_OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath"
 W_INSTR = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}instrText"
-_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR)
+# a drawn shape (a freeform, a text box's frame) has no image, but its holder's extent is its size
+_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR, *WP_HOLDERS)
 
 
 class ObjectKeys:
@@ -100,7 +101,7 @@ def changed_objects(keys: tuple, base_story, base_block, rev_story, rev_block) -
 
 
 def has_objects(element: etree._Element | None) -> bool:
-    """Whether the paragraph shows a picture or an equation."""
+    """Whether the paragraph shows a picture, a drawn shape, an equation or a field code."""
     return element is not None and next(element.iter(*_SHOWN), None) is not None
 
 

@@ -138,7 +138,7 @@ class FormatWriter:
         """Bring the base paragraph's formatting to the revised one's, tracked; whether it changed."""
         if base_p.tag != T_P or rev_p.tag != T_P:
             return False
-        changed = self._paragraph_properties(base_p, rev_p)
+        changed = self.paragraph_properties(base_p, rev_p)
         return self._runs(base_p, rev_p) or changed
 
     def _imported(self, el: etree._Element) -> etree._Element:
@@ -153,7 +153,8 @@ class FormatWriter:
                 gone.getparent().remove(gone)
         return el
 
-    def _paragraph_properties(self, base_p, rev_p) -> bool:
+    def paragraph_properties(self, base_p, rev_p) -> bool:
+        """Bring the base paragraph's own properties to the revised one's, tracked; whether they changed."""
         ppr = base_p.find(W_PPR)
         rev_ppr = rev_p.find(W_PPR)
         pending = ppr.find(T_PPR_CHANGE) if ppr is not None else None

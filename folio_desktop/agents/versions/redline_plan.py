@@ -13,6 +13,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 from .compare import MOVE_MIN_WORDS, same_text
 from .objects import has_math, has_objects
 from .redline_errors import RedlineVerificationError
+from .redline_importer import _STRIPPED
 from .table_shape import reshaped
 
 _W = "{" + W_NS + "}"
@@ -221,8 +222,11 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
     """FIFO per text: a deleted paragraph and a copied-in paragraph with the same text of >= 3 words
     are written as a tracked move (moveFrom / moveTo), unless the source cannot lose its mark."""
     waiting: dict[str, list] = {}
+    deleting = {id(b.element) for _, b in plan.deletes}
     for op, b in plan.deletes:
-        if op == "deleteBlock" and len(b.text.split()) >= MOVE_MIN_WORDS and not is_last_paragraph(b.element):
+        # a container's last paragraph keeps its mark: the mark of the paragraph before it goes instead
+        movable = not is_last_paragraph(b.element) or _keeper(b.element, deleting) is not None
+        if op == "deleteBlock" and len(b.text.split()) >= MOVE_MIN_WORDS and movable:
             waiting.setdefault(b.text, []).append(b)
     rev_text = {id(r.element): r.text for r in plan.rev_blocks}
     for job in plan.copies:
@@ -235,6 +239,20 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
             plan.moves_from.append((b, group[0]))
             job.move = group[0]
             group[0] += 1
+
+
+def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
+    """The paragraph before a container's last paragraph (and the deleted ones before it) whose mark
+    can be deleted instead, so the last paragraph's words fold into it."""
+    el = p.getprevious()
+    while el is not None:
+        if el.tag == T_P:
+            if id(el) not in deleting:
+                return el
+        elif el.tag.startswith(_W) and el.tag not in _STRIPPED and el.tag not in (_W + "proofErr",):
+            return None
+        el = el.getprevious()
+    return None
 
 
 # -- the fallback: whole paragraphs and tables ------------------------------------------------------------

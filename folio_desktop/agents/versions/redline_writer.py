@@ -12,12 +12,13 @@ from folio_desktop.docx.editing.ops.context import is_last_paragraph
 from folio_desktop.docx.editing.ops.paragraph_props import PPR_ORDER
 from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS, Stamp, max_revision_id, now_iso
 from folio_desktop.docx.package.ooxml import W_NS, W_PPR, W_RPR
+from folio_desktop.docx.reading.accepted import joins_into
 
 from .compare import same_markup, styles_alike
 from .redline_errors import GenerateRedlineDocxResourceImportError
 from .redline_format import FormatWriter
-from .redline_importer import _STRIPPED, _Importer, _story_roots
-from .redline_plan import _Copy, _StoryPlan
+from .redline_importer import _Importer, _story_roots
+from .redline_plan import _Copy, _keeper, _StoryPlan
 from .sections import changed_sections, redline_section
 
 _W = "{" + W_NS + "}"
@@ -287,9 +288,13 @@ class _Redline:
             return
         stamp = self._stamp()
         self._insert_copies(plan, stamp)
+        leaving = {id(b.element) for _, b in plan.deletes} | {id(b.element) for b, _ in plan.moves_from}
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
-            _mark_paragraph(b.element, stamp.mark("moveFrom"))
+            # a container's last paragraph keeps its mark: the one before it is deleted instead, so
+            # what is left of it joins the last (whose properties _format brings to the kept ones)
+            last = is_last_paragraph(b.element)
+            _mark_paragraph(_keeper(b.element, leaving) if last else b.element, stamp.mark("del" if last else "moveFrom"))
             # Word keeps moved-away text as w:t (w:delText is for deletions only)
             _wrap_runs(b.element, stamp, "moveFrom", deleted=False)
             _move_range(b.element, stamp, "moveFrom", group)
@@ -389,8 +394,11 @@ class _Redline:
     def _format(self, plan: _StoryPlan) -> None:
         """Formatting revisions (w:rPrChange, w:pPrChange) on the paragraphs paired with the same text
         after the edits; paragraphs kept as they were, with the same markup, cannot differ in format."""
+        struck = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"} | \
+            {id(b.element) for b, _ in plan.moves_from}
         todo = plan.replaces + plan.rewrites + [
-            (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))]
+            (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))
+            or id(joins_into(b.element)) in struck]
         if not todo:
             return
         snap = self.base.snapshot_story(plan.base_story)
@@ -398,15 +406,22 @@ class _Redline:
         changed = False
         for b, r in todo:
             now = snap.block(b.id)
-            if now is None or now.element is None or r.element is None:
+            # a paragraph whose mark a merge deleted reads as part of the next: it is its own element still
+            element = now.element if now is not None else b.element if b.element.getparent() is not None else None
+            if element is None or r.element is None:
                 continue
             before = self._stamp().cursor[0]
-            if writer.paragraph(now.element, r.element):
+            if writer.paragraph(element, r.element):
                 changed = True
-                after = self._stamp().cursor[0]
-                if after > before:  # one entry per paragraph whose formatting revisions were written
-                    self._record(self._op(type="formatRange", blockId=b.id, story=plan.key),
-                                 list(range(before + 1, after + 1)))
+            # a merge into a container's last paragraph deletes this mark and keeps the last one: once
+            # accepted, the joined paragraph has that mark's properties, so it takes the revised ones
+            joined = joins_into(element)
+            if joined is not None and id(joined) in struck and writer.paragraph_properties(joined, r.element):
+                changed = True
+            after = self._stamp().cursor[0]
+            if after > before:  # one entry per paragraph whose formatting revisions were written
+                self._record(self._op(type="formatRange", blockId=b.id, story=plan.key),
+                             list(range(before + 1, after + 1)))
         if changed:  # (the snapshots are dropped once, after every story: see run)
             self.base.package.mark_dirty(plan.base_story.part)
             self.formatted = True
@@ -472,19 +487,5 @@ def _outer_table_id(p: etree._Element) -> int:
     for a in p.iterancestors(T_TBL):
         found = a
     return id(found)
-
-
-def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
-    """The paragraph before a container's last paragraph (and the deleted ones before it) whose mark
-    can be deleted instead, so the last paragraph's words fold into it."""
-    el = p.getprevious()
-    while el is not None:
-        if el.tag == T_P:
-            if id(el) not in deleting:
-                return el
-        elif el.tag.startswith(_W) and el.tag not in _STRIPPED and el.tag not in (_W + "proofErr",):
-            return None
-        el = el.getprevious()
-    return None
 
 

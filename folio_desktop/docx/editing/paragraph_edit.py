@@ -200,6 +200,27 @@ class ParagraphView:
         # the text after the range only moves back, unless a note marker (later ones are numbered
         # again) or a field character (it opens or closes a field for what follows) goes with it
         walk = notes or any(True for run in runs for _ in run.iter(T_FLDCHAR))
+        last = self._remove(runs, stamp)
+        if walk:
+            self.refresh()
+        else:  # (a walk of the whole paragraph per deletion made a word-level redline quadratic)
+            n = b - a
+            self.segs = [seg for seg in self.segs if seg.end <= a] + [
+                Seg(seg.start - n, seg.end - n, seg.kind, seg.text, seg.run, seg.node)
+                for seg in self.segs if seg.start >= b]
+            self.text = self.text[:a] + self.text[b:]
+        return last
+
+    def delete_unread(self, stamp: Stamp | None) -> None:
+        """For a paragraph deleted whole: also remove the runs its text does not read (a picture, a
+        page break, an object), which would otherwise join the next paragraph once the deletion is
+        accepted. Runs that open or close a field stay (a field may span paragraphs)."""
+        runs = [run for run in self.p.iter(T_R) if _unread_content(run, self.p)]
+        if runs:
+            self._remove(runs, stamp)
+            self.refresh()
+
+    def _remove(self, runs: list[etree._Element], stamp: Stamp | None) -> etree._Element | None:
         last = None
         if stamp is not None:
             # Word's rule: deleting text of your own pending insertion takes it out, it is not struck
@@ -230,14 +251,6 @@ class ParagraphView:
                 for t in wrapper.iter(T_INSTR):
                     t.tag = T_DELINSTR
                 last = wrapper
-        if walk:
-            self.refresh()
-        else:  # (a walk of the whole paragraph per deletion made a word-level redline quadratic)
-            n = b - a
-            self.segs = [seg for seg in self.segs if seg.end <= a] + [
-                Seg(seg.start - n, seg.end - n, seg.kind, seg.text, seg.run, seg.node)
-                for seg in self.segs if seg.start >= b]
-            self.text = self.text[:a] + self.text[b:]
         return last
 
     def insert(self, offset: int, text: str, stamp: Stamp | None, rpr: etree._Element | None = None,
@@ -306,6 +319,22 @@ class JoinedView(ParagraphView):
             pos += len(part.text)
         self.segs = segs
         self.text = "".join(parts)
+
+
+_NOT_CONTENT = {W_RPR, _W + "lastRenderedPageBreak"}
+_KEPT = {T_FLDCHAR, T_INSTR, _W + "footnoteReference", _W + "endnoteReference"}
+
+
+def _unread_content(run: etree._Element, p: etree._Element) -> bool:
+    """A run of p itself (not of a text box inside it), outside every deletion, holding content but
+    no text the view reads, no field character and no note reference."""
+    inside = run.getparent()
+    while inside is not p:
+        if inside is None or inside.tag in (T_DEL, T_MOVE_FROM, _W + "p"):
+            return False
+        inside = inside.getparent()
+    children = [c for c in run if isinstance(c.tag, str) and c.tag not in _NOT_CONTENT]
+    return bool(children) and not any(c.tag in _KEPT or c.tag == T_T and c.text for c in children)
 
 
 def _own_insertion(run: etree._Element, p: etree._Element, author: str) -> etree._Element | None:

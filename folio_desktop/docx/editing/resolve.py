@@ -318,10 +318,14 @@ class _Resolver:
 
     def _paragraph_mark(self, el) -> None:
         """A tracked paragraph mark. When the mark goes away the paragraph joins the next one."""
-        ppr = el.getparent().getparent()
+        rpr = el.getparent()
+        ppr = rpr.getparent()
         p = ppr.getparent()
-        el.getparent().remove(el)
+        rpr.remove(el)
         if (el.tag in INSERTED) == self.accept:
+            for holder in (rpr, ppr):  # the mark was all they held: the paragraph reads as before it
+                if len(holder) == 0 and not holder.attrib:
+                    holder.getparent().remove(holder)
             return
         # the same rule the snapshot's accepted view follows (accepted.joins_into)
         nxt = following_block(p)

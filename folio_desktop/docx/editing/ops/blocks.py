@@ -152,6 +152,8 @@ def delete_block(ctx: OpContext) -> None:
         raise EditError("noopOperation", "the last paragraph of its container cannot be removed")
     if view.text:
         view.delete(0, len(view.text), ctx.stamp, allow_notes=True)
+    if not last:  # (the last paragraph stays: what it shows besides text stays with it)
+        view.delete_unread(ctx.stamp)
     own = _own_inserted_mark(p, ctx.stamp.author) if ctx.move is None else None
     nxt = next_paragraph(p) if own is not None and not last else None
     if nxt is not None:

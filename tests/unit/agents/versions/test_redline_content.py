@@ -227,6 +227,35 @@ def test_a_resized_picture_is_a_deletion_and_an_insertion():
     assert sorted(extents) == [str(40 * EMU), str(80 * EMU)]
 
 
+def shape(w: int, h: int) -> str:
+    """A drawn freeform (no image) as Word writes it: a DrawingML choice with a VML fallback."""
+    cx, cy = w * EMU, h * EMU
+    return ('<w:p><w:r><w:t xml:space="preserve">Signed here </w:t></w:r><w:r><mc:AlternateContent><mc:Choice '
+            'Requires="wps"><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" '
+            'relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/>'
+            '<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV '
+            f'relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="{cx}" cy="{cy}"/>'
+            '<wp:wrapNone/><wp:docPr id="4" name="Freeform 4"/><a:graphic><a:graphicData '
+            'uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr/>'
+            f'<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm><a:prstGeom prst="ellipse">'
+            '<a:avLst/></a:prstGeom></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor>'
+            f'</w:drawing></mc:Choice><mc:Fallback><w:pict><v:oval style="width:{w}pt;height:{h}pt"/></w:pict>'
+            '</mc:Fallback></mc:AlternateContent></w:r></w:p>')
+
+
+def test_a_resized_drawn_shape_without_an_image_is_a_deletion_and_an_insertion():
+    """A freeform has no image to digest: its size (the anchor's extent) is what changed, and a redline
+    that showed nothing would keep the earlier size in its accept-all (docling_drawingml_images)."""
+    base, revised = build_docx(p("Before.") + shape(40, 20)), build_docx(p("Before.") + shape(60, 30))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert _tracked_drawings(xml) == (1, 1)
+        for accept, want in ((True, b), (False, a)):
+            got = part_xml(resolved(result["buffer"], accept).to_bytes(), "word/document.xml")
+            assert re.findall(r'<wp:extent cx="(\d+)"', got) == re.findall(r'<wp:extent cx="(\d+)"', part_xml(want, "word/document.xml"))
+
+
 def test_an_unchanged_picture_beside_edited_text_stays_untouched():
     media = {"rId10": ("image1.png", png((9, 9, 9)))}
     base = build_docx(picture("rId10", before="See the chart ") + p("Old words."), media=media)

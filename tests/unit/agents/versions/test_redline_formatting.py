@@ -131,6 +131,21 @@ def test_paragraph_style_and_properties_become_pPr_changes():
     assert resolved(result["buffer"], False).snapshot().blocks[0].style_id == "Normal"
 
 
+def test_a_merge_into_the_last_paragraph_keeps_the_first_paragraphs_style():
+    """Two paragraphs merged at the end of the document: the last mark stays (a container keeps it) and
+    the one before is deleted, so the merged paragraph takes the first one's style through a
+    pPrChange on the last, and its bold words stay bold (property test, seed 10 and 152)."""
+    base = build_docx(p("Definitions", "10000001", '<w:pStyle w:val="Heading1"/>')
+                      + f'<w:p w14:paraId="10000002">{run("<w:b/>", "Agreement ")}{run("", "means this agreement.")}</w:p>',
+                      styles=STYLES)
+    revised = build_docx(f'<w:p w14:paraId="10000001"><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>'
+                         f'{run("", "Definitions")}{run("<w:b/>", "Agreement ")}{run("", "means this agreement.")}</w:p>',
+                         styles=STYLES)
+    result = generate_redline_docx(base, revised)
+    assert_formats_round_trip(result["buffer"], base, revised)
+    assert resolved(result["buffer"], True).snapshot().blocks[0].style_id == "Heading1"
+
+
 def test_edited_paragraph_takes_the_revised_style_and_formatting():
     base = build_docx(p("Payment is due in thirty days.", "10000001"), styles=STYLES)
     revised = build_docx(f'<w:p w14:paraId="10000001"><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>'

@@ -77,6 +77,25 @@ def test_a_moved_paragraph_is_a_word_move_our_reader_pairs():
     assert_round_trip(result["buffer"], base, revised)
 
 
+def test_the_last_paragraph_moved_up_is_a_move_and_keeps_the_paragraphs_formats():
+    """A container keeps its last paragraph mark, so the mark before it is deleted instead: the moved
+    text is still a move, and the paragraph that joins the last mark on accepting takes its own
+    properties with it (a centred clause stays centred)."""
+    centred = '<w:jc w:val="center"/>'
+    base = doc((ANCHORS[0][0], ANCHORS[0][1], centred), ANCHORS[1], MOVED)
+    revised = doc(MOVED, (ANCHORS[0][0], ANCHORS[0][1], centred), ANCHORS[1])
+    result = generate_redline_docx(base, revised, author="Reviewer")
+    xml = document_xml(result["buffer"])
+    assert "".join(t.text for m in xml.iter(_W + "moveFrom") for t in m.iter(_W + "t")) == MOVED[0]
+    assert "".join(t.text for m in xml.iter(_W + "moveTo") for t in m.iter(_W + "t")) == MOVED[0]
+    halves = [c for c in DocxReviewer.from_bytes(result["buffer"]).get_changes() if c.is_move]
+    assert {c.move_side for c in halves} == {"from", "to"}
+    assert_round_trip(result["buffer"], base, revised)
+    for accept, want in ((True, revised), (False, base)):
+        jc = [b.element.find(f"{_W}pPr/{_W}jc") is not None for b in resolved(result["buffer"], accept).snapshot().blocks]
+        assert jc == [b.element.find(f"{_W}pPr/{_W}jc") is not None for b in DocxReviewer.from_bytes(want).snapshot().blocks]
+
+
 def test_moves_false_writes_a_deletion_and_an_insertion():
     base = doc(MOVED, *ANCHORS)
     revised = doc(*ANCHORS, MOVED)

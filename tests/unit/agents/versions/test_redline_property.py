@@ -39,11 +39,7 @@ DOCUMENTS = (
     ("folio/contract-stella-style.docx", "descendant-or-self::w:tbl", TABLES),
 )
 # kind -> why it fails today; the lead drops an entry when the fix for it is merged
-GAPS = {  # (after the merge of the fixes: equations and styles pass; what is left)
-    "picture": "a picture resized in a window cut from its document: accept-all does not give the revised size",
-    "para-merge": "the formatting of the text a merge brings into a paragraph is lost (accept-all drops its bold)",
-    "move": "a paragraph moved past others is not always written as a move (or accept-all misplaces it)",
-}
+GAPS: dict[str, str] = {}  # every kind passes (pictures, merges and moves were the last three)
 
 
 @functools.cache

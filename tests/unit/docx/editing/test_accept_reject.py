@@ -863,3 +863,36 @@ def test_nothing_to_resolve_writes_nothing():
     doc = _open(build_docx(p("plain")))
     assert accept_changes(doc) == 0 and reject_changes(doc, {1}) == 0
     assert not doc.package.dirty
+
+
+# -- a paragraph deleted whole takes what its text does not read with it ----------------------------------
+
+PAGE_BREAK = '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
+PICTURE_RUN = ('<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+               '<wp:extent cx="381000" cy="190500"/><wp:docPr id="1" name="Picture 1"/></wp:inline></w:drawing></w:r>')
+
+
+@pytest.mark.parametrize("doomed", [
+    PAGE_BREAK,
+    f'<w:p><w:r><w:t xml:space="preserve">See the chart </w:t></w:r>{PICTURE_RUN}</w:p>',
+    f"<w:p>{PICTURE_RUN}</w:p>",
+], ids=["page break", "text and picture", "picture alone"])
+def test_a_deleted_paragraph_takes_its_page_break_or_picture_with_it(doomed):
+    """deleteBlock struck the paragraph's text and mark but left a page break or a picture, which
+    accepting then joined onto the next paragraph (the redline property test, seed 1097)."""
+    base = build_docx(p("Before it.") + doomed + p("The next paragraph stays as it was."))
+    rev = DocxReviewer.from_bytes(base)
+    target = rev.snapshot().blocks[1]
+    res = rev.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
+        {"id": "d", "type": "deleteBlock", "blockId": target.id}]})
+    assert [a["id"] for a in res["applied"]] == ["d"]
+    marked = rev.to_bytes()
+    accepted = DocxReviewer.from_bytes(marked)
+    accepted.accept_all()
+    body = accepted.document.body
+    assert [b.text for b in accepted.snapshot().blocks] == ["Before it.", "The next paragraph stays as it was."]
+    assert body.find(f".//{q('br')}") is None and body.find(f".//{q('drawing')}") is None
+    rejected = DocxReviewer.from_bytes(marked)
+    rejected.reject_all()
+    again = DocxReviewer.from_bytes(base)
+    assert etree.tostring(rejected.document.body, method="c14n") == etree.tostring(again.document.body, method="c14n")
