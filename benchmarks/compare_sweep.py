@@ -107,7 +107,8 @@ def one(path: Path, timeout: float) -> dict:
     def texts(data: bytes, accept: bool) -> dict:
         rev = DocxReviewer.from_bytes(data)
         rev.accept_all() if accept else rev.reject_all()
-        return story_texts(rev)
+        # a story of one empty paragraph is an empty story (an empty body keeps one once rejected)
+        return {key: [] if blocks == [""] else blocks for key, blocks in story_texts(rev).items()}
 
     out = {"file": str(path)}
     data = path.read_bytes()

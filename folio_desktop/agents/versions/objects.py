@@ -23,8 +23,10 @@ R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _REFS = (f"{{{R_NS}}}embed", f"{{{R_NS}}}link", f"{{{R_NS}}}id")
 M_OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath"
 W_INSTR = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}instrText"
+W_FLD_SIMPLE = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}fldSimple"
+W_FLD_CODE = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}instr"
 # a drawn shape (a freeform, a text box's frame) has no image, but its holder's extent is its size
-_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR, *WP_HOLDERS)
+_SHOWN = (A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR, W_FLD_SIMPLE, *WP_HOLDERS)
 
 
 class ObjectKeys:
@@ -42,13 +44,16 @@ class ObjectKeys:
             return ""
         tokens = []
         code: list[str] = []  # a field's code may be split over several runs
-        for ref in element.iter(A_BLIP, V_IMAGEDATA, M_OMATH, W_INSTR, *WP_HOLDERS):
+        for ref in element.iter(*_SHOWN):
             if ref.tag == W_INSTR:
                 code.append(ref.text or "")
                 continue
             if code:
                 tokens.append("field:" + " ".join("".join(code).split()))
                 code = []
+            if ref.tag == W_FLD_SIMPLE:  # a simple field keeps its code in an attribute
+                tokens.append("field:" + " ".join((ref.get(W_FLD_CODE) or "").split()))
+                continue
             if ref.tag == M_OMATH:
                 tokens.append("equation")
                 continue

@@ -65,8 +65,11 @@ class _Importer:
             if all(c.tag == W_RPR for c in run):
                 run.getparent().remove(run)
         for ppr in el.iter(W_PPR):
+            # an inserted section break comes with its page setup; its header and footer references
+            # name the revised package's parts, so the new section shows the headers before it
             for sect in ppr.findall(_W + "sectPr"):
-                ppr.remove(sect)
+                for ref in sect.findall(_W + "headerReference") + sect.findall(_W + "footerReference"):
+                    sect.remove(ref)
         for p in el.iter(T_P):
             pid = p.get(W14_PARA_ID)
             if pid is None or pid in self.para_ids:

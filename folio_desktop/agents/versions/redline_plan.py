@@ -99,7 +99,7 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
         else:
             entries.append((kind, bi, ri))
     plan.whole_tables = {}
-    entries = _split_reshaped(plan, entries, bchains, rchains)
+    entries = _split_section_breaks(plan, _split_reshaped(plan, entries, bchains, rchains))
     for _ in range(len(entries) + 1):
         broken = _try_plan(plan, entries, bchains, rchains, base_root, rev_root)
         if not broken:
@@ -114,6 +114,17 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
                                       or _outer_table(rchains[id(plan.rev_blocks[pair[2]])]) in broken)
             else [pair])]
     raise RedlineVerificationError(f"The {plan.key} story's tables could not be planned.")
+
+
+def _split_section_breaks(plan, entries) -> list:
+    """A paragraph that gains or loses a section break (w:pPr/w:sectPr) is deleted and inserted whole:
+    the break lives in its mark, so accepting keeps the revised mark and rejecting the earlier one."""
+    def breaks(block) -> bool:
+        return block.element is not None and block.element.find(f"{_W}pPr/{_W}sectPr") is not None
+
+    return [e for kind, bi, ri in entries for e in (
+        [("del", bi, None), ("add", None, ri)]
+        if kind == "pair" and breaks(plan.base_blocks[bi]) != breaks(plan.rev_blocks[ri]) else [(kind, bi, ri)])]
 
 
 def _split_reshaped(plan, entries, bchains, rchains) -> list:
@@ -249,7 +260,8 @@ def _keeper(p: etree._Element, deleting: set) -> etree._Element | None:
         if el.tag == T_P:
             if id(el) not in deleting:
                 return el
-        elif el.tag.startswith(_W) and el.tag not in _STRIPPED and el.tag not in (_W + "proofErr",):
+        elif isinstance(el.tag, str) and el.tag.startswith(_W) and el.tag not in _STRIPPED \
+                and el.tag != _W + "proofErr":  # (an XML comment or processing instruction is looked past)
             return None
         el = el.getprevious()
     return None

@@ -10,7 +10,13 @@ from lxml import etree
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.editing.ops.context import is_last_paragraph
 from folio_desktop.docx.editing.ops.paragraph_props import PPR_ORDER
-from folio_desktop.docx.editing.paragraph_edit import REVISION_TAGS, Stamp, max_revision_id, now_iso
+from folio_desktop.docx.editing.paragraph_edit import (
+    REVISION_TAGS,
+    Stamp,
+    expand_simple_fields,
+    max_revision_id,
+    now_iso,
+)
 from folio_desktop.docx.package.ooxml import W_NS, W_PPR, W_RPR
 from folio_desktop.docx.reading.accepted import joins_into
 
@@ -69,7 +75,9 @@ def _mark_paragraph(p: etree._Element, mark: etree._Element) -> None:
 def _wrap_runs(el: etree._Element, stamp: Stamp, tag: str, deleted: bool) -> None:
     """Wrap every run and every equation (consecutive siblings together) in one revision wrapper of
     `tag`. An equation (m:oMathPara / m:oMath) is wrapped whole: its math runs are no w:r, so a wrapper
-    per w:r would leave it unmarked, and rejecting or accepting would keep it on both sides."""
+    per w:r would leave it unmarked, and rejecting or accepting would keep it on both sides. A simple
+    field is first written as the complex field it stands for: no revision wrapper may hold it."""
+    expand_simple_fields(el)
     units = _wrap_units(el)
     done: set = set()
     for run in units:

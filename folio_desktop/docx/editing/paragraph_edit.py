@@ -214,8 +214,12 @@ class ParagraphView:
     def delete_unread(self, stamp: Stamp | None) -> None:
         """For a paragraph deleted whole: also remove the runs its text does not read (a picture, a
         page break, an object), which would otherwise join the next paragraph once the deletion is
-        accepted. Runs that open or close a field stay (a field may span paragraphs)."""
-        runs = [run for run in self.p.iter(T_R) if _unread_content(run, self.p)]
+        accepted. A field's runs go too when the whole field is inside the paragraph (one that spans
+        paragraphs keeps its begin or end here)."""
+        runs = []
+        for p in getattr(self, "paragraphs", [self.p]):  # (a JoinedView reads several)
+            whole = _fields_balanced(p)
+            runs += [run for run in p.iter(T_R) if _unread_content(run, p, whole)]
         if runs:
             self._remove(runs, stamp)
             self.refresh()
@@ -321,20 +325,68 @@ class JoinedView(ParagraphView):
         self.text = "".join(parts)
 
 
+def expand_simple_fields(el: etree._Element) -> None:
+    """Rewrite every w:fldSimple inside el as the same complex field (begin, code, separate, its
+    result runs, end), which Word reads alike. A simple field is paragraph content that no w:del or
+    w:ins may hold, so a tracked deletion or insertion of one needs the complex form."""
+    for fld in list(el.iter(_W + "fldSimple")):
+        results = [c for c in fld if isinstance(c.tag, str)]
+        rpr = next((r.find(W_RPR) for r in fld.iter(T_R) if r.find(W_RPR) is not None), None)
+        begin = _field_char("begin")
+        for flag in ("fldLock", "dirty"):
+            if fld.get(_W + flag) is not None:
+                begin.set(_W + flag, fld.get(_W + flag))
+        code = etree.Element(T_INSTR)
+        code.text = fld.get(_W + "instr") or ""
+        code.set(XML_SPACE, "preserve")
+        parent, at, tail = fld.getparent(), fld.getparent().index(fld), fld.tail
+        parent.remove(fld)
+        nodes = [_field_run(rpr, begin), _field_run(rpr, code), _field_run(rpr, _field_char("separate")), *results,
+                 _field_run(rpr, _field_char("end"))]
+        for offset, node in enumerate(nodes):
+            parent.insert(at + offset, node)
+        nodes[-1].tail = tail
+
+
+def _field_char(kind: str) -> etree._Element:
+    char = etree.Element(T_FLDCHAR)
+    char.set(_W + "fldCharType", kind)
+    return char
+
+
+def _field_run(rpr: etree._Element | None, child: etree._Element) -> etree._Element:
+    run = etree.Element(T_R)
+    if rpr is not None:
+        run.append(copy.deepcopy(rpr))
+    run.append(child)
+    return run
+
+
 _NOT_CONTENT = {W_RPR, _W + "lastRenderedPageBreak"}
 _KEPT = {T_FLDCHAR, T_INSTR, _W + "footnoteReference", _W + "endnoteReference"}
 
 
-def _unread_content(run: etree._Element, p: etree._Element) -> bool:
+def _fields_balanced(p: etree._Element) -> bool:
+    """Every field that opens in p closes in it, and none closes that did not open in it."""
+    depth = 0
+    for char in p.iter(T_FLDCHAR):
+        depth += {"begin": 1, "end": -1}.get(char.get(_W + "fldCharType"), 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _unread_content(run: etree._Element, p: etree._Element, fields: bool) -> bool:
     """A run of p itself (not of a text box inside it), outside every deletion, holding content but
-    no text the view reads, no field character and no note reference."""
+    no text the view reads and no note reference; a field's character or code only when `fields`."""
     inside = run.getparent()
     while inside is not p:
         if inside is None or inside.tag in (T_DEL, T_MOVE_FROM, _W + "p"):
             return False
         inside = inside.getparent()
     children = [c for c in run if isinstance(c.tag, str) and c.tag not in _NOT_CONTENT]
-    return bool(children) and not any(c.tag in _KEPT or c.tag == T_T and c.text for c in children)
+    kept = _KEPT - {T_FLDCHAR, T_INSTR} if fields else _KEPT
+    return bool(children) and not any(c.tag in kept or c.tag == T_T and c.text for c in children)
 
 
 def _own_insertion(run: etree._Element, p: etree._Element, author: str) -> etree._Element | None:

@@ -426,10 +426,12 @@ class _Resolver:
 
 def _is_empty(p) -> bool:
     """Nothing but properties, point markup, runs without content, and inline wrappers (a hyperlink
-    whose runs were rejected) holding nothing else."""
+    whose runs were rejected, a content control whose runs were accepted as deleted) holding nothing
+    else."""
     return all(c.tag == W_PPR or c.tag in BETWEEN or not isinstance(c.tag, str)
                or (c.tag == w("r") and all(x.tag == W_RPR for x in c))
-               or (c.tag in _INLINE_WRAPPERS and _is_empty(c)) for c in p)
+               or (c.tag in _INLINE_WRAPPERS and _is_empty(c))
+               or (c.tag == w("sdt") and all(_is_empty(x) for x in c.iterchildren(w("sdtContent")))) for c in p)
 
 
 _INLINE_WRAPPERS = (w("hyperlink"), w("smartTag"), w("customXml"))

@@ -9,7 +9,7 @@ from lxml import etree
 from ...model.textkit import utf16_to_index
 from ...package.ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from ...reading.accepted import mark_deleted
-from ..paragraph_edit import EditError, make_runs, set_rpr_child
+from ..paragraph_edit import EditError, expand_simple_fields, make_runs, set_rpr_child
 from .context import (
     OpContext,
     append_runs,
@@ -138,6 +138,9 @@ def _move_range(ctx: OpContext, paragraphs: list[etree._Element], side: str) -> 
 
 def delete_block(ctx: OpContext) -> None:
     p = ctx.block.element
+    if ctx.tracked:  # a w:del may hold a complex field's runs, not a simple field
+        for each in ctx.block.paragraphs if ctx.block.joined else [p]:
+            expand_simple_fields(each)
     view = ctx.view()
     last = is_last_paragraph(p)
     if not ctx.tracked:

@@ -18,6 +18,7 @@ import zlib
 import pytest
 from conftest import CORPUS
 from docbuilder import build_docx, p
+from lxml import etree
 
 from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
 from folio_desktop.docx import DocxReviewer
@@ -333,6 +334,55 @@ def test_a_field_whose_code_changed_is_redlined():
         assert "<w:delInstrText" in xml and re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:instrText", xml, re.S)
 
 
+def simple_field(code: str, shown: str) -> str:
+    return (f'<w:p><w:r><w:t xml:space="preserve">See page </w:t></w:r><w:fldSimple w:instr=" {code} ">'
+            f'<w:r><w:t>{shown}</w:t></w:r></w:fldSimple></w:p>')
+
+
+def any_field_codes(data: bytes) -> list[str]:
+    """Field codes in document order, simple (w:instr) or complex (w:instrText), spacing aside."""
+    root = etree.fromstring(part_xml(data, "word/document.xml").encode())
+    found = [(el.get(f"{{{W_NS}}}instr") if el.tag.endswith("fldSimple") else el.text) or ""
+             for el in root.iter(f"{{{W_NS}}}fldSimple", f"{{{W_NS}}}instrText")]
+    return [" ".join(code.split()) for code in found]
+
+
+def test_a_simple_field_whose_code_changed_is_redlined():
+    """w:fldSimple keeps its code in an attribute: compare saw no change and the redline kept the
+    earlier code on both sides. No revision may wrap a simple field, so both sides are written as the
+    complex field it stands for."""
+    base = build_docx(p("Intro.") + simple_field("PAGEREF Clause3 \\h", "4"))
+    revised = build_docx(p("Intro.") + simple_field("PAGEREF Clause7 \\h", "4"))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert result["applied"], "a changed field code is a change"
+        assert any_field_codes(resolved(result["buffer"], True).to_bytes()) == any_field_codes(b)
+        assert any_field_codes(resolved(result["buffer"], False).to_bytes()) == any_field_codes(a)
+        xml = part_xml(result["buffer"], "word/document.xml")
+        assert "<w:delInstrText" in xml and not re.search(r"<w:(del|ins) [^>]*>(?:(?!</w:\1>).)*<w:fldSimple", xml, re.S)
+
+
+def section_breaks(data: bytes) -> list[str]:
+    """Each body paragraph's text, with "|" after one that ends a section."""
+    body = etree.fromstring(part_xml(data, "word/document.xml").encode()).find(f"{{{W_NS}}}body")
+    return ["".join(t.text or "" for t in para.iter(f"{{{W_NS}}}t"))
+            + ("|" if para.find(f"{{{W_NS}}}pPr/{{{W_NS}}}sectPr") is not None else "")
+            for para in body.iter(f"{{{W_NS}}}p")]
+
+
+def test_a_section_break_added_or_removed_is_redlined():
+    """A section break lives in its paragraph's mark: the paragraph is deleted and inserted whole, so
+    accepting gives the revised sections and rejecting the earlier ones (was: no change at all)."""
+    landscape = '<w:sectPr><w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/></w:sectPr>'
+    base = build_docx(p("One.") + p("Two.") + p("Three."))
+    revised = build_docx(p("One.") + p("Two.", ppr=landscape) + p("Three."))
+    for a, b in ((base, revised), (revised, base)):
+        result = assert_redline_is_right(a, b)
+        assert section_breaks(resolved(result["buffer"], True).to_bytes()) == section_breaks(b)
+        assert section_breaks(resolved(result["buffer"], False).to_bytes()) == section_breaks(a)
+    assert section_breaks(revised) == ["One.", "Two.|", "Three."]
+
+
 PORTRAIT = '<w:pgSz w:w="12240" w:h="15840"/>'
 LANDSCAPE = '<w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/>'
 
@@ -394,3 +444,27 @@ def test_a_note_the_earlier_version_left_unreferenced_is_not_a_refusal():
     assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(revised))
     assert resolved(out, False).snapshot().blocks[0].text == "Body text."
     assert re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:footnoteReference", part_xml(out, "word/document.xml"), re.S)
+
+
+def test_a_body_with_no_paragraph_given_one_is_redlined():
+    """The sweep's HC013-Test-08: a body holding only its section properties. Rejecting the inserted
+    paragraph leaves the empty paragraph a body must keep, which the check reads as the empty body."""
+    base = build_docx("")
+    revised = build_docx(p("The first words of the agreement."))
+    result = generate_redline_docx(base, revised)
+    assert [b.text for b in resolved(result["buffer"], True).snapshot().blocks] == ["The first words of the agreement."]
+    assert [b.text for b in resolved(result["buffer"], False).snapshot().blocks] in ([], [""])
+
+
+def test_a_paragraph_holding_a_content_control_deleted_before_a_block_content_control():
+    """The sweep's Bug55142: the deleted paragraph cannot join the block content control after it,
+    and the inline control it kept (its runs struck) made it count as not empty, so accepting left an
+    empty paragraph behind."""
+    def block_control(text: str) -> str:
+        return f'<w:sdt><w:sdtPr><w:id w:val="2"/></w:sdtPr><w:sdtContent>{p(text)}</w:sdtContent></w:sdt>'
+    inline = ('<w:p><w:sdt><w:sdtPr><w:id w:val="1"/></w:sdtPr><w:sdtContent><w:r><w:t>Rich text four</w:t></w:r>'
+              '</w:sdtContent></w:sdt><w:r><w:t xml:space="preserve"> and more.</w:t></w:r></w:p>')
+    base = build_docx(p("Before.") + inline + block_control("Rich text five.") + p("After."))
+    revised = build_docx(p("Before.") + block_control("Rich text five.") + p("After."))
+    result = assert_redline_is_right(base, revised)
+    assert [b.text for b in resolved(result["buffer"], True).snapshot().blocks] == ["Before.", "Rich text five.", "After."]
