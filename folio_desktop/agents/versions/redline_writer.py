@@ -406,7 +406,7 @@ class _Redline:
             {id(b.element) for b, _ in plan.moves_from}
         todo = plan.replaces + plan.rewrites + [
             (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))
-            or id(joins_into(b.element)) in struck]
+            or struck and id(joins_into(b.element)) in struck]
         if not todo:
             return
         snap = self.base.snapshot_story(plan.base_story)
