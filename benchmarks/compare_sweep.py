@@ -100,15 +100,14 @@ def _alarm(signum, frame):
 
 
 def one(path: Path, timeout: float) -> dict:
-    from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
+    from folio_desktop.agents.versions.redline import compared_texts, generate_redline_docx
     from folio_desktop.agents.versions.redline_errors import RedlineVerificationError
     from folio_desktop.docx import DocxError, DocxReviewer
 
     def texts(data: bytes, accept: bool) -> dict:
         rev = DocxReviewer.from_bytes(data)
         rev.accept_all() if accept else rev.reject_all()
-        # a story of one empty paragraph is an empty story (an empty body keeps one once rejected)
-        return {key: [] if blocks == [""] else blocks for key, blocks in story_texts(rev).items()}
+        return compared_texts(rev)
 
     out = {"file": str(path)}
     data = path.read_bytes()

@@ -71,12 +71,17 @@ def story_texts(rev: DocxReviewer) -> dict[str, list[str]]:
                   for b in blocks] for key, (story, blocks) in story_blocks(rev).items()}
 
 
+def compared_texts(rev: DocxReviewer) -> dict[str, list[str]]:
+    """story_texts as the check compares them: a story of one empty paragraph reads as an empty one (a
+    body with no paragraph at all gets one when an inserted paragraph is rejected: a container keeps
+    its last paragraph mark)."""
+    return {key: [] if texts == [""] else texts for key, texts in story_texts(rev).items()}
+
+
 def _story_state(rev: DocxReviewer) -> dict[str, tuple]:
     """What the check compares per story: the blocks' text and the shapes of the tables."""
     shapes = story_shapes(rev)
-    # a story of one empty paragraph reads as an empty one: a body with no paragraph at all gets one
-    # when an inserted paragraph is rejected (a container keeps its last paragraph mark)
-    return {key: ([] if texts == [""] else texts, shapes.get(key)) for key, texts in story_texts(rev).items()}
+    return {key: (texts, shapes.get(key)) for key, texts in compared_texts(rev).items()}
 
 
 def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unreferenced: set = frozenset()) -> dict:

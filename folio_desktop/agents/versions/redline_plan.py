@@ -60,6 +60,11 @@ class _StoryPlan:
     pictures: tuple = ()  # (base, revised) ObjectKeys: pictures a pair's equal text does not show
     whole_tables: dict = field(default_factory=dict)  # fine plan: why -> tables deleted and inserted whole
 
+    def leaving(self) -> set[int]:
+        """ids of the base paragraphs the plan deletes or moves away (a last paragraph's keeper is
+        looked for past them)."""
+        return {id(b.element) for _, b in self.deletes} | {id(b.element) for b, _ in self.moves_from}
+
 
 def _chain(p: etree._Element, root: etree._Element) -> list[etree._Element]:
     """Containers from the story root down to the paragraph's parent."""
@@ -92,12 +97,9 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
     level cannot express are unpaired wholesale and planned again."""
     bchains = {id(b): _chain(b.element, base_root) for b in plan.base_blocks}
     rchains = {id(r): _chain(r.element, rev_root) for r in plan.rev_blocks}
-    entries = []
-    for kind, bi, ri in plan.entries:  # a pair across different structure is a deletion plus an addition
-        if kind == "pair" and _tags(bchains[id(plan.base_blocks[bi])]) != _tags(rchains[id(plan.rev_blocks[ri])]):
-            entries += [("del", bi, None), ("add", None, ri)]
-        else:
-            entries.append((kind, bi, ri))
+    # a pair across different structure is a deletion plus an addition
+    entries = _unpair(plan.entries, lambda bi, ri: _tags(bchains[id(plan.base_blocks[bi])])
+                      != _tags(rchains[id(plan.rev_blocks[ri])]))
     plan.whole_tables = {}
     entries = _split_section_breaks(plan, _split_reshaped(plan, entries, bchains, rchains))
     for _ in range(len(entries) + 1):
@@ -108,11 +110,8 @@ def _plan_story(plan: _StoryPlan, base_root, rev_root) -> None:
         base_doc = base_root.getroottree().getroot()  # (the base's tables, not the revised ones, are counted)
         plan.whole_tables[why] = plan.whole_tables.get(why, 0) + sum(t.getroottree().getroot() is base_doc
                                                                      for t in broken)
-        entries = [e for pair in entries for e in (
-            [("del", pair[1], None), ("add", None, pair[2])]
-            if pair[0] == "pair" and (_outer_table(bchains[id(plan.base_blocks[pair[1]])]) in broken
-                                      or _outer_table(rchains[id(plan.rev_blocks[pair[2]])]) in broken)
-            else [pair])]
+        entries = _unpair(entries, lambda bi, ri, broken=broken: _outer_table(bchains[id(plan.base_blocks[bi])])
+                          in broken or _outer_table(rchains[id(plan.rev_blocks[ri])]) in broken)
     raise RedlineVerificationError(f"The {plan.key} story's tables could not be planned.")
 
 
@@ -122,9 +121,7 @@ def _split_section_breaks(plan, entries) -> list:
     def breaks(block) -> bool:
         return block.element is not None and block.element.find(f"{_W}pPr/{_W}sectPr") is not None
 
-    return [e for kind, bi, ri in entries for e in (
-        [("del", bi, None), ("add", None, ri)]
-        if kind == "pair" and breaks(plan.base_blocks[bi]) != breaks(plan.rev_blocks[ri]) else [(kind, bi, ri)])]
+    return _unpair(entries, lambda bi, ri: breaks(plan.base_blocks[bi]) != breaks(plan.rev_blocks[ri]))
 
 
 def _split_reshaped(plan, entries, bchains, rchains) -> list:
@@ -139,10 +136,14 @@ def _split_reshaped(plan, entries, bchains, rchains) -> list:
         plan.whole_tables["its grid of columns changed"] = grids
     if not marked:
         return entries
+    return _unpair(entries, lambda bi, ri: any(id(c) in marked for chain in chains(bi, ri) for c in chain))
+
+
+def _unpair(entries: list, split) -> list:
+    """The alignment entries with each pair for which split(base index, revised index) holds turned
+    into a deletion plus an addition (the block is then replaced whole)."""
     return [e for kind, bi, ri in entries for e in (
-        [("del", bi, None), ("add", None, ri)]
-        if kind == "pair" and any(id(c) in marked for chain in chains(bi, ri) for c in chain)
-        else [(kind, bi, ri)])]
+        [("del", bi, None), ("add", None, ri)] if kind == "pair" and split(bi, ri) else [(kind, bi, ri)])]
 
 
 def _try_plan(plan, entries, bchains, rchains, base_root, rev_root) -> set:
@@ -233,7 +234,7 @@ def _pair_moves(plan: _StoryPlan, group: list[int]) -> None:
     """FIFO per text: a deleted paragraph and a copied-in paragraph with the same text of >= 3 words
     are written as a tracked move (moveFrom / moveTo), unless the source cannot lose its mark."""
     waiting: dict[str, list] = {}
-    deleting = {id(b.element) for _, b in plan.deletes}
+    deleting = plan.leaving()
     for op, b in plan.deletes:
         # a container's last paragraph keeps its mark: the mark of the paragraph before it goes instead
         movable = not is_last_paragraph(b.element) or _keeper(b.element, deleting) is not None

@@ -296,7 +296,7 @@ class _Redline:
             return
         stamp = self._stamp()
         self._insert_copies(plan, stamp)
-        leaving = {id(b.element) for _, b in plan.deletes} | {id(b.element) for b, _ in plan.moves_from}
+        leaving = plan.leaving()
         for b, group in plan.moves_from:
             before = stamp.cursor[0]
             # a container's last paragraph keeps its mark: the one before it is deleted instead, so
@@ -402,8 +402,7 @@ class _Redline:
     def _format(self, plan: _StoryPlan) -> None:
         """Formatting revisions (w:rPrChange, w:pPrChange) on the paragraphs paired with the same text
         after the edits; paragraphs kept as they were, with the same markup, cannot differ in format."""
-        struck = {id(b.element) for op, b in plan.deletes if op == "deleteBlock"} | \
-            {id(b.element) for b, _ in plan.moves_from}
+        struck = plan.leaving()
         todo = plan.replaces + plan.rewrites + [
             (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))
             or struck and id(joins_into(b.element)) in struck]

@@ -211,13 +211,13 @@ class ParagraphView:
             self.text = self.text[:a] + self.text[b:]
         return last
 
-    def delete_unread(self, stamp: Stamp | None) -> None:
-        """For a paragraph deleted whole: also remove the runs its text does not read (a picture, a
-        page break, an object), which would otherwise join the next paragraph once the deletion is
-        accepted. A field's runs go too when the whole field is inside the paragraph (one that spans
-        paragraphs keeps its begin or end here)."""
+    def delete_unread(self, paragraphs: list[etree._Element], stamp: Stamp | None) -> None:
+        """For paragraphs deleted whole (this view's): also remove the runs their text does not read (a
+        picture, a page break, an object), which would otherwise join the next paragraph once the
+        deletion is accepted. A field's runs go too when the whole field is inside its paragraph (one
+        that spans paragraphs keeps its begin or end there)."""
         runs = []
-        for p in getattr(self, "paragraphs", [self.p]):  # (a JoinedView reads several)
+        for p in paragraphs:
             whole = _fields_balanced(p)
             runs += [run for run in p.iter(T_R) if _unread_content(run, p, whole)]
         if runs:

@@ -138,8 +138,9 @@ def _move_range(ctx: OpContext, paragraphs: list[etree._Element], side: str) -> 
 
 def delete_block(ctx: OpContext) -> None:
     p = ctx.block.element
+    paragraphs = ctx.block.paragraphs if ctx.block.joined else [p]  # (what ctx.view() reads)
     if ctx.tracked:  # a w:del may hold a complex field's runs, not a simple field
-        for each in ctx.block.paragraphs if ctx.block.joined else [p]:
+        for each in paragraphs:
             expand_simple_fields(each)
     view = ctx.view()
     last = is_last_paragraph(p)
@@ -156,7 +157,7 @@ def delete_block(ctx: OpContext) -> None:
     if view.text:
         view.delete(0, len(view.text), ctx.stamp, allow_notes=True)
     if not last:  # (the last paragraph stays: what it shows besides text stays with it)
-        view.delete_unread(ctx.stamp)
+        view.delete_unread(paragraphs, ctx.stamp)
     own = _own_inserted_mark(p, ctx.stamp.author) if ctx.move is None else None
     nxt = next_paragraph(p) if own is not None and not last else None
     if nxt is not None:
