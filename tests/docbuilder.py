@@ -93,3 +93,40 @@ def long_table(edited: int | None = None, dropped: int | None = None, rows: int 
         b = f"Amount {n}" + (" (revised)" if n == edited else "")
         out.append(row(cell(p(f"Item {n}")), cell(p(b)), in_control=n % 5 == 4))
     return table(*out)
+
+
+# -- headers and footers -----------------------------------------------------------------------------------
+
+STORY_TYPES = {"header": ("hdr", "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"),
+               "footer": ("ftr", "application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml")}
+
+
+def with_stories(data: bytes, *stories: tuple) -> bytes:
+    """`data` (a build_docx package) with header and footer parts: each story is (kind, relationship id,
+    inner XML, [(section index, type)...]): the part, its relationship, and a reference from the n-th
+    w:sectPr of document.xml (section breaks in the body first, the body's own last) per place."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        files = {n: z.read(n) for n in z.namelist()}
+    document = files["word/document.xml"].decode()
+    rels = files["word/_rels/document.xml.rels"].decode()
+    types = files["[Content_Types].xml"].decode()
+    for n, (kind, rid, inner, places) in enumerate(stories, start=1):
+        tag, ctype = STORY_TYPES[kind]
+        name = f"{kind}{n}.xml"
+        files[f"word/{name}"] = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                                 f'<w:{tag} {NSDECL}>{inner}</w:{tag}>').encode()
+        rels = rels.replace("</Relationships>",
+                            f'<Relationship Id="{rid}" Type="{REL}/{kind}" Target="{name}"/></Relationships>')
+        types = types.replace("</Types>", f'<Override PartName="/word/{name}" ContentType="{ctype}"/></Types>')
+        for section, kind_type in places:
+            pieces = document.split("<w:sectPr>")  # section n's properties open pieces[n + 1]
+            pieces[section + 1] = f'<w:{kind}Reference w:type="{kind_type}" r:id="{rid}"/>' + pieces[section + 1]
+            document = "<w:sectPr>".join(pieces)
+    files["word/document.xml"] = document.encode()
+    files["word/_rels/document.xml.rels"] = rels.encode()
+    files["[Content_Types].xml"] = types.encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, body in files.items():
+            z.writestr(name, body)
+    return out.getvalue()

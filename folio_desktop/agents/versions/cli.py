@@ -90,7 +90,7 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
             f"({len(result['applied'])} edits by {args.author})")
     skipped, unprocessed = len(result["skipped"]), len(result["unprocessedStories"])
     if skipped or unprocessed:
-        line += f"; {skipped} edit(s) skipped, {unprocessed} story part(s) left as in OLD"
+        line += f"; {skipped} edit(s) skipped, {unprocessed} unreferenced note(s) left as in OLD"
     if result["fallbacks"]:
         line += f"; {len(result['fallbacks'])} story part(s) redlined as whole paragraphs and tables"
     print(line + ".", file=out)

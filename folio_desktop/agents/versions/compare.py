@@ -24,6 +24,7 @@ from folio_desktop.docx.package.ooxml import W_NS
 
 from . import privacy as privacy_mod
 from .objects import ObjectKeys, changed_objects
+from .sections import paired_stories
 
 SCOPES = ("text", "formatting", "metadata")
 DEFAULT_SCOPES = ("text", "formatting")
@@ -363,7 +364,12 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     transforms = privacy_mod.normalize_transforms(privacy)
     budget = Budget()
     alike = "formatting" in scopes and styles_alike(base, revised)
-    base_stories, rev_stories = story_blocks(base), story_blocks(revised)
+    base_stories = story_blocks(base)
+    # headers and footers pair by where they show, whatever their relationship ids
+    paired = paired_stories(base.document, revised.document)[0]
+    rev_stories = {paired.get(k, k if k not in base_stories or k.startswith(("main", "foot", "end"))
+                              else "revised " + k): v  # an unpaired header must not take a base one's key
+                   for k, v in story_blocks(revised).items()}
     objects = (ObjectKeys(base.document), ObjectKeys(revised.document))
     keys = list(base_stories) + [k for k in rev_stories if k not in base_stories]
     group = [1]

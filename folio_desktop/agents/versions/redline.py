@@ -40,6 +40,8 @@ redline_writer.py, with what copied content refers to brought in by redline_impo
 
 from __future__ import annotations
 
+from lxml import etree
+
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.docx.package.ooxml import W_NS
 
@@ -54,11 +56,14 @@ from .redline_errors import (
 from .redline_importer import _story_roots
 from .redline_plan import _pair_moves, _plan_coarse, _plan_story, _StoryPlan
 from .redline_writer import _Redline
+from .sections import add_empty_story, paired_stories
 from .table_shape import story_shapes
 
 _W = "{" + W_NS + "}"
 VIEWS = ("original", "final")
 REFERENCE_POLICIES = ("keep", "refuse")
+_SHOWN_PARTS = ("header:", "footer:")
+_NOTHING = ([], [])  # the state of a header or footer with nothing in it (or none at all)
 
 
 # -- verification -------------------------------------------------------------------------------------------
@@ -84,27 +89,48 @@ def _story_state(rev: DocxReviewer) -> dict[str, tuple]:
     return {key: (texts, shapes.get(key)) for key, texts in compared_texts(rev).items()}
 
 
-def _differences(buffer: bytes, base_texts, rev_texts, note_map, skip: set, unreferenced: set = frozenset()) -> dict:
+def _state(states: dict, key: str):
+    """A story's state; a header or footer that is not there reads as an empty one (one version's
+    header is redlined against an empty part, which rejecting or accepting leaves empty)."""
+    return states.get(key, _NOTHING if key.startswith(_SHOWN_PARTS) else None)
+
+
+def _wanted(rev_texts: dict, mapping: dict, skip: set) -> dict:
+    """The revised states under the base's keys (paired headers, imported notes); a story shown
+    nowhere (mapped to None) and a skipped one are not compared."""
+    out = {}
+    for key, value in rev_texts.items():
+        key = mapping.get(key, key)
+        if key is not None and key not in skip:
+            out[key] = value
+    return out
+
+
+def _differences(buffer: bytes, base_texts, want: dict, skip: set, unreferenced: set = frozenset()) -> dict:
     """Story key -> what is wrong with the redline there: rejecting all must give the base, accepting
-    all the revised document. A key the base does not have (an imported note) is reported as None.
-    The base's `unreferenced` notes are shown nowhere; rejecting a reference inserted to one deletes
-    it, as Word does, so they are not compared."""
+    all the revised document (`want`, under the base's keys). A key the base does not have (an imported
+    note) is reported as None. The base's `unreferenced` notes are shown nowhere; rejecting a reference
+    inserted to one deletes it, as Word does, so they are not compared."""
     out: dict = {}
     rejected = DocxReviewer.from_bytes(buffer)
     rejected.reject_all()
     got = _story_state(rejected)
     for key in sorted((set(got) | set(base_texts)) - unreferenced):
-        if got.get(key) != base_texts.get(key):
-            out[key if key in base_texts else None] = "rejecting every change did not give the earlier text"
+        if _state(got, key) != _state(base_texts, key):
+            out[_owner(key, base_texts)] = "rejecting every change did not give the earlier text"
     accepted = DocxReviewer.from_bytes(buffer)
     accepted.accept_all()
     got = {k: v for k, v in _story_state(accepted).items() if k not in skip}
-    want = {note_map.get(k, k): v for k, v in rev_texts.items() if k not in skip}
     for key in sorted(set(got) | set(want)):
-        if got.get(key) != want.get(key):
-            out.setdefault(key if key in base_texts else None,
-                           "accepting every change did not give the later text")
+        if _state(got, key) != _state(want, key):
+            out.setdefault(_owner(key, base_texts), "accepting every change did not give the later text")
     return out
+
+
+def _owner(key: str, base_texts: dict) -> str | None:
+    """The story a failure is charged to: None for a note the redline brought in (every story is then
+    made coarser); a header or footer part the redline added keeps its own key."""
+    return key if key in base_texts or key.startswith(_SHOWN_PARTS) else None
 
 
 def _key(handle: dict) -> str:
@@ -135,10 +161,29 @@ def _check_options(base_view, revised_view, undefined_references) -> None:
 FALLBACK_SCOPES = ("regions", "story")  # coarser and coarser, tried in this order
 
 
-def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -> tuple[list, list]:
-    """A plan per story pair (fine, or coarse as `scopes` says), and the stories left unprocessed.
-    A story whose tables cannot be planned row by row is planned coarse at once."""
-    base_stories, rev_stories = story_blocks(base_rev), story_blocks(rev_rev)
+def _story_map(base_doc, rev_doc) -> dict[str, str | None]:
+    """Revised header/footer key -> the base key it is redlined against: the base story shown at the
+    same place, or an empty part added to the base for it; None for a story shown nowhere."""
+    pairs, added = paired_stories(base_doc, rev_doc)
+    out: dict[str, str | None] = dict(pairs)
+    for key, places in added:
+        out[key] = add_empty_story(base_doc, places)
+    for story in rev_doc.stories():
+        if story.type in ("header", "footer"):
+            out.setdefault(story.key, None)
+    return out
+
+
+def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True,
+           story_map: dict | None = None) -> tuple[list, list]:
+    """A plan per story pair (fine, or coarse as `scopes` says), and the stories left unprocessed;
+    `story_map` is filled with the revised header/footer keys' base keys. A story whose tables cannot
+    be planned row by row is planned coarse at once."""
+    story_map = {} if story_map is None else story_map
+    story_map.update(_story_map(base_rev.document, rev_rev.document))
+    base_stories = story_blocks(base_rev)
+    rev_stories = {story_map.get(k, k): v for k, v in story_blocks(rev_rev).items()
+                   if story_map.get(k, k) is not None}
     budget, group = Budget(), [1]
     plans, unprocessed = [], []
     referenced = _referenced_notes(rev_rev.document)
@@ -152,16 +197,15 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -
                                 "revisedStory": r_story.handle(), "reason": "unreferenced-note"})
             if b_story is None:
                 continue
-        if b_story is None or r_story is None:
-            if key.startswith(("header", "footer")):  # a part Word keys by relationship; not created here
-                unprocessed.append({"baseStory": b_story.handle() if b_story else None,
-                                    "revisedStory": r_story.handle() if r_story else None,
-                                    "reason": "missing-base-story" if b_story is None else "missing-revised-story"})
+        if b_story is None or (r_story is None and not key.startswith(_SHOWN_PARTS)):
             continue  # notes come and go with the references to them
+        if r_story is None:  # a header or footer the revised version lacks: its content is deleted
+            r_story, rev_root = b_story, etree.Element(_W + "hdr")
+        else:
+            rev_root = rev_rev.document.story_container(r_story)
         plan = _StoryPlan(key, b_story, r_story, b_blocks, r_blocks, align(b_blocks, r_blocks, budget))
         plan.pictures = pictures
         base_root = base_rev.document.story_container(b_story)
-        rev_root = rev_rev.document.story_container(r_story)
         if key in scopes:
             _plan_coarse(plan, base_root, rev_root, scopes[key])
         else:
@@ -178,11 +222,13 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True) -
 
 
 def _write(base_rev, rev_rev, author, undefined_references, scopes: dict, reasons: dict,
-           formatting: bool = True, moves: bool = True):
+           formatting: bool = True, moves: bool = True, story_map: dict | None = None):
     """One attempt: plan, write, serialize; (buffer, writer, plans, unprocessed, failing). A writer
     failure leaves no buffer and names the story being written (None when it is not known)."""
-    plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons, moves)
+    story_map = {} if story_map is None else story_map
+    plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons, moves, story_map)
     writer = _Redline(base_rev, rev_rev, author, undefined_references, formatting)
+    writer.importer.stories = {k: v for k, v in story_map.items() if v is not None}
     try:
         writer.run(plans)
         return base_rev.to_bytes(), writer, plans, unprocessed, {}
@@ -224,17 +270,18 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
     scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
     while True:
+        story_map: dict = {}
         buffer, writer, plans, unprocessed, failing = _write(base_rev, rev_rev, author, undefined_references,
-                                                             scopes, reasons, formatting, moves)
+                                                             scopes, reasons, formatting, moves, story_map)
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
+            want = _wanted(rev_texts, {**story_map, **writer.importer.note_map}, skip)
             if writer.skipped or any(a["type"] != "formatRange" for a in writer.applied):
-                failing = _differences(buffer, base_texts, rev_texts, writer.importer.note_map, skip,
-                                      unreferenced)
+                failing = _differences(buffer, base_texts, want, skip, unreferenced)
             else:  # no text written (formatting revisions never change text): both checks read base_texts
-                failing = {k if k in base_texts else None: "accepting every change did not give the later text"
-                           for k in set(base_texts) | set(rev_texts)
-                           if k not in skip and base_texts.get(k) != rev_texts.get(k)}
+                failing = {_owner(k, base_texts): "accepting every change did not give the later text"
+                           for k in set(base_texts) | set(want)
+                           if k not in skip and _state(base_texts, k) != _state(want, k)}
         if not failing:
             break
         if not _escalate(scopes, reasons, failing, plans):

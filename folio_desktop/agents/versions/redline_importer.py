@@ -24,6 +24,9 @@ RELS_CT = "application/vnd.openxmlformats-package.relationships+xml"
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
+_STORY_REFERENCES = (_W + "headerReference", _W + "footerReference")
+
+
 class _Importer:
     """Brings what copied content refers to into the base package: styles, lists, relationships
     (images, hyperlinks), notes; drops comment and bookmark markers; keeps ids unique."""
@@ -35,6 +38,7 @@ class _Importer:
         self.warnings: list[dict] = []
         self.pending_notes: list[etree._Element] = []  # imported notes, marked inserted with their copy
         self.note_map: dict[str, str] = {}
+        self.stories: dict[str, str] = {}  # revised header/footer key -> the base key redlined with it
         self._styles: dict[str, str | None] = {}
         self._nums: dict[str, str | None] = {}
         self._parts: dict[str, str] = {}
@@ -66,10 +70,16 @@ class _Importer:
                 run.getparent().remove(run)
         for ppr in el.iter(W_PPR):
             # an inserted section break comes with its page setup; its header and footer references
-            # name the revised package's parts, so the new section shows the headers before it
+            # name the revised package's parts: they are pointed at the base stories redlined with
+            # those, and one with none is dropped (the new section shows the headers before it)
             for sect in ppr.findall(_W + "sectPr"):
                 for ref in sect.findall(_W + "headerReference") + sect.findall(_W + "footerReference"):
-                    sect.remove(ref)
+                    kind = etree.QName(ref).localname[:-len("Reference")]
+                    base_key = self.stories.get(f"{kind}:{ref.get(f'{{{R_NS}}}id')}")
+                    if base_key is None:
+                        sect.remove(ref)
+                    else:
+                        ref.set(f"{{{R_NS}}}id", base_key.split(":", 1)[1])
         for p in el.iter(T_P):
             pid = p.get(W14_PARA_ID)
             if pid is None or pid in self.para_ids:
@@ -92,6 +102,8 @@ class _Importer:
             else:
                 ref.set(W_VAL, new)
         for node in el.iter():
+            if node.tag in _STORY_REFERENCES:
+                continue  # pointed at the base's own stories above
             for attr, value in list(node.attrib.items()):
                 if attr.startswith("{" + R_NS + "}"):
                     node.set(attr, self.relationship(source_part, target_part, value))

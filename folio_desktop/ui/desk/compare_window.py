@@ -119,8 +119,8 @@ def summary_text(diff: dict, result: dict, base_path, revised_path, damaged: tup
         lines.append(f"{skipped} edit{'s' if skipped != 1 else ''} could not be written as tracked changes; "
                      "that text reads as in the earlier version.")
     if unprocessed:
-        lines.append(f"{unprocessed} header, footer or note part{'s are' if unprocessed != 1 else ' is'} left as in "
-                     "the earlier version (they are in only one of the two files).")
+        lines.append(f"{unprocessed} footnote{'s' if unprocessed != 1 else ''} or endnote{'s' if unprocessed != 1 else ''} "
+                     f"that no text refers to {'are' if unprocessed != 1 else 'is'} left as in the earlier version.")
     lines += redline_notes(result)
     lines += describe_damaged_versions(*damaged)
     return "\n".join(lines)

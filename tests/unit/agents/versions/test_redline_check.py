@@ -18,6 +18,7 @@ from folio_desktop.agents.versions.redline import (
     _differences,
     _escalate,
     _story_state,
+    _wanted,
     generate_redline_docx,
     redline_reviewers,
 )
@@ -35,30 +36,44 @@ def texts(data: bytes) -> dict:
     return _story_state(DocxReviewer.from_bytes(data))
 
 
+def differences(buffer: bytes, base: dict, revised: dict, mapping: dict, skip: set) -> dict:
+    """_differences with the revised states under the base's keys, as redline_reviewers passes them."""
+    return _differences(buffer, base, _wanted(revised, mapping, skip), skip)
+
+
 # -- _differences: what a buffer gets wrong, story by story ----------------------------------------------
 
 def test_a_buffer_that_is_both_sides_has_no_differences():
-    assert _differences(BASE, texts(BASE), texts(BASE), {}, set()) == {}
+    assert differences(BASE, texts(BASE), texts(BASE), {}, set()) == {}
 
 
 def test_accepting_short_of_the_revised_text_is_named_for_its_story():
-    assert _differences(BASE, texts(BASE), texts(REVISED), {}, set()) == {"main": ACCEPTED}
+    assert differences(BASE, texts(BASE), texts(REVISED), {}, set()) == {"main": ACCEPTED}
 
 
 def test_a_rejection_short_of_the_base_wins_over_the_acceptance():
     # the buffer is the revised document: rejecting gives the revised text, not the base
-    assert _differences(REVISED, texts(BASE), texts(BASE), {}, set()) == {"main": REJECTED}
+    assert differences(REVISED, texts(BASE), texts(BASE), {}, set()) == {"main": REJECTED}
 
 
 def test_a_skipped_story_is_not_checked_on_acceptance():
-    assert _differences(BASE, texts(BASE), texts(REVISED), {}, {"main"}) == {}
+    assert differences(BASE, texts(BASE), texts(REVISED), {}, {"main"}) == {}
 
 
 def test_a_story_the_base_lacks_is_reported_without_a_key():
     revised = dict(texts(BASE), **{"footnote:7": (["A note."], None)})
-    assert _differences(BASE, texts(BASE), revised, {}, set()) == {None: ACCEPTED}
+    assert differences(BASE, texts(BASE), revised, {}, set()) == {None: ACCEPTED}
     base_only = dict(texts(BASE), **{"footnote:3": (["Gone."], None)})  # rejecting does not give it back
-    assert _differences(BASE, base_only, base_only, {}, set()) == {"footnote:3": REJECTED}
+    assert differences(BASE, base_only, base_only, {}, set()) == {"footnote:3": REJECTED}
+
+
+def test_a_header_one_side_lacks_reads_as_an_empty_one():
+    empty_header = dict(texts(BASE), **{"header:rId9": ([], [])})
+    assert differences(BASE, texts(BASE), empty_header, {}, set()) == {}
+    assert differences(BASE, empty_header, texts(BASE), {}, set()) == {}
+    worded = dict(texts(BASE), **{"header:rId9": (["Draft"], [])})
+    assert differences(BASE, texts(BASE), worded, {}, set()) == {"header:rId9": ACCEPTED}  # its own key
+    assert differences(BASE, texts(BASE), worded, {"header:rId9": None}, set()) == {}  # shown nowhere
 
 
 def test_imported_notes_are_compared_under_their_new_key():
@@ -66,9 +81,9 @@ def test_imported_notes_are_compared_under_their_new_key():
     # the buffer has footnote:2 (what footnote:9 of the revised document became): it must be compared with it
     buffer_texts = texts(BASE)
     rev = dict(buffer_texts, **{"footnote:9": note})
-    got = _differences(BASE, buffer_texts, rev, {"footnote:9": "footnote:2"}, set())
+    got = differences(BASE, buffer_texts, rev, {"footnote:9": "footnote:2"}, set())
     assert got == {None: ACCEPTED}  # footnote:2 is missing from the buffer, and the base has no such key
-    assert _differences(BASE, buffer_texts, rev, {"footnote:9": "main"}, set()) == {"main": ACCEPTED}
+    assert differences(BASE, buffer_texts, rev, {"footnote:9": "main"}, set()) == {"main": ACCEPTED}
 
 
 # -- _escalate: paragraphs, then whole stories, then give up -----------------------------------------------

@@ -444,6 +444,9 @@ def test_a_note_the_earlier_version_left_unreferenced_is_not_a_refusal():
     assert story_texts(resolved(out, True)) == story_texts(DocxReviewer.from_bytes(revised))
     assert resolved(out, False).snapshot().blocks[0].text == "Body text."
     assert re.search(r"<w:ins [^>]*>(?:(?!</w:ins>).)*<w:footnoteReference", part_xml(out, "word/document.xml"), re.S)
+    back = generate_redline_docx(revised, base)  # the later version's note is shown nowhere: reported
+    assert [u["reason"] for u in back["unprocessedStories"]] == ["unreferenced-note"]
+    assert story_texts(resolved(back["buffer"], True))["main"] == ["Body text."]
 
 
 def test_a_body_with_no_paragraph_given_one_is_redlined():
