@@ -65,13 +65,16 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
         return 0 if not exc.code else 1
     try:
         with _step("reading", err):
-            base = open_view(read_document_file(args.old), author=args.author)
+            old = read_document_file(args.old)
+            base = open_view(old, author=args.author)
             revised = open_view(read_document_file(args.new))
         with _step("aligning", err):
-            diff = diff_reviewers(base, revised, privacy={"transforms": args.privacy})
+            memo: dict = {}  # the diff's findings of unchanged markup, which the redline asks again
+            diff = diff_reviewers(base, revised, privacy={"transforms": args.privacy}, memo=memo)
         with _step("redlining", err):
             result = redline_reviewers(base, revised, args.author, {"transforms": args.privacy},
-                                       formatting=not args.no_formatting, moves=not args.no_moves)
+                                       formatting=not args.no_formatting, moves=not args.no_moves,
+                                       reopen=lambda: open_view(old, author=args.author), memo=memo)
         with _step("writing", err):
             atomic_write(args.output, result["buffer"])
     except DocxError as exc:

@@ -256,11 +256,21 @@ def styles_alike(base: DocxReviewer, revised: DocxReviewer) -> bool:
     return markup(base) == markup(revised)
 
 
-def same_markup(base_block, revised_block) -> bool:
+def same_markup(base_block, revised_block, memo: dict | None = None) -> bool:
     """The two paragraphs are the same XML (runs and properties): no formatting can differ, when the
-    styles are alike; a cheap test that spares reading every unchanged paragraph's run formatting."""
+    styles are alike; a cheap test that spares reading every unchanged paragraph's run formatting.
+    `memo` keeps the answer per pair of blocks (with the blocks, so their ids stay theirs): the version
+    diff and the redline of one comparison ask it of the same unedited blocks."""
+    if memo is not None:
+        hit = memo.get((id(base_block), id(revised_block)))
+        if hit is not None:
+            return hit[2]
     a, b = base_block.element, revised_block.element
-    return a is not None and b is not None and etree.tostring(a) == etree.tostring(b)
+    same = a is not None and b is not None and etree.tostring(a, encoding="unicode") == etree.tostring(
+        b, encoding="unicode")
+    if memo is not None:
+        memo[(id(base_block), id(revised_block))] = (base_block, revised_block, same)
+    return same
 
 
 def changed_properties(base_block, revised_block) -> list[str]:
@@ -277,7 +287,7 @@ def _counts(changes: list[dict], unchanged: int) -> dict:
 
 
 def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
-                alike: bool = False, objects: tuple = ()) -> tuple[list[dict], int]:
+                alike: bool = False, objects: tuple = (), memo: dict | None = None) -> tuple[list[dict], int]:
     bh = base_story.handle() if base_story else None
     rh = rev_story.handle() if rev_story else None
     changes: list[dict] = []
@@ -308,7 +318,7 @@ def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
                 [{"type": "delete", "text": f"[{shown}]"}, {"type": "insert", "text": f"[{shown}]"}]
             changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
             continue
-        props = changed_properties(b, r) if "formatting" in scopes and not (alike and same_markup(b, r)) else []
+        props = changed_properties(b, r) if "formatting" in scopes and not (alike and same_markup(b, r, memo)) else []
         if props:
             changes.append({"type": "formatChanged", "blockId": r.id, "kind": r.kind, "text": r.text,
                             "changedProperties": props, **handles})
@@ -358,8 +368,10 @@ def check_scopes(include) -> tuple[str, ...]:
     return tuple(s for s in SCOPES if s in include)
 
 
-def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, privacy=None) -> dict:
-    """The FolioVersionDiff of two opened (already resolved) documents."""
+def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, privacy=None,
+                   memo: dict | None = None) -> dict:
+    """The FolioVersionDiff of two opened (already resolved) documents; `memo`: see same_markup (pass
+    the same dict to redline_reviewers of these two documents)."""
     scopes = check_scopes(include)
     transforms = privacy_mod.normalize_transforms(privacy)
     budget = Budget()
@@ -378,7 +390,7 @@ def diff_reviewers(base: DocxReviewer, revised: DocxReviewer, include=None, priv
     for key in keys:
         b_story, b_blocks = base_stories.get(key, (None, []))
         r_story, r_blocks = rev_stories.get(key, (None, []))
-        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike, objects)
+        changes, unchanged = _story_diff(b_story, b_blocks, r_story, r_blocks, scopes, budget, alike, objects, memo)
         detect_moves(changes, group)
         unchanged_total += unchanged
         stories.append({"baseStory": b_story.handle() if b_story else None,

@@ -222,12 +222,12 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True,
 
 
 def _write(base_rev, rev_rev, author, undefined_references, scopes: dict, reasons: dict,
-           formatting: bool = True, moves: bool = True, story_map: dict | None = None):
+           formatting: bool = True, moves: bool = True, story_map: dict | None = None, memo: dict | None = None):
     """One attempt: plan, write, serialize; (buffer, writer, plans, unprocessed, failing). A writer
     failure leaves no buffer and names the story being written (None when it is not known)."""
     story_map = {} if story_map is None else story_map
     plans, unprocessed = _plans(base_rev, rev_rev, scopes, reasons, moves, story_map)
-    writer = _Redline(base_rev, rev_rev, author, undefined_references, formatting)
+    writer = _Redline(base_rev, rev_rev, author, undefined_references, formatting, memo)
     writer.importer.stories = {k: v for k, v in story_map.items() if v is not None}
     try:
         writer.run(plans)
@@ -257,22 +257,28 @@ def _escalate(scopes: dict, reasons: dict, failing: dict, plans: list) -> bool:
 
 def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str = "folio compare",
                       privacy=None, undefined_references: str = "keep", formatting: bool = True,
-                      moves: bool = True) -> dict:
+                      moves: bool = True, reopen=None, memo: dict | None = None) -> dict:
     """The redline of two opened, resolved documents. base_rev is edited in place; when a story has
-    to be redone coarser (result["fallbacks"]) the redline is rebuilt on a fresh copy of the base, so
-    read the redline from result["buffer"]. formatting=False writes no formatting revisions (the
-    base formatting stays); moves=False writes moved paragraphs as a deletion and an insertion."""
+    to be redone coarser (result["fallbacks"]) the redline is rebuilt on a fresh copy of the base
+    (`reopen()` opens one as base_rev was opened; without it base_rev is serialized before the first
+    attempt), so read the redline from result["buffer"]. formatting=False writes no formatting
+    revisions (the base formatting stays); moves=False writes moved paragraphs as a deletion and an
+    insertion. `memo`: the dict diff_reviewers was given for the same two documents, if it ran first."""
     transforms = privacy_mod.normalize_transforms(privacy)
     base_texts, rev_texts = _story_state(base_rev), _story_state(rev_rev)
     unreferenced = {k for k in base_texts if k.startswith(("footnote:", "endnote:"))} - \
         _referenced_notes(base_rev.document)
-    pristine = base_rev.to_bytes()
+    if reopen is None:
+        pristine, author_of_base = base_rev.to_bytes(), base_rev.author
+
+        def reopen():
+            return DocxReviewer.from_bytes(pristine, author=author_of_base)
     scopes: dict[str, str] = {}  # story key -> fallback scope it is written with
     reasons: dict[str, str] = {}  # story key -> why the finer redline was not kept
     while True:
         story_map: dict = {}
         buffer, writer, plans, unprocessed, failing = _write(base_rev, rev_rev, author, undefined_references,
-                                                             scopes, reasons, formatting, moves, story_map)
+                                                             scopes, reasons, formatting, moves, story_map, memo)
         if buffer is not None:
             skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
             want = _wanted(rev_texts, {**story_map, **writer.importer.note_map}, skip)
@@ -288,7 +294,7 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
             where = ", ".join(sorted(str(k) for k in failing))
             raise RedlineVerificationError(f"The redline of the {where} story could not be verified even when "
                                            f"written whole ({next(iter(failing.values()))}); nothing was returned.")
-        base_rev = DocxReviewer.from_bytes(pristine, author=base_rev.author)
+        base_rev = reopen()
     buffer, report = privacy_mod.apply_to_package(buffer, transforms)
     fallbacks = [{"story": p.key, "scope": p.coarse, "reason": reasons.get(p.key, ""), "regions": p.regions,
                   "blocks": p.blocks} for p in plans if p.coarse]
@@ -310,7 +316,8 @@ def generate_redline_docx(base: bytes, revised: bytes, author: str = "folio comp
     _check_options(base_view, revised_view, undefined_references)
     privacy_mod.normalize_transforms(privacy)
     return redline_reviewers(open_view(base, base_view, author), open_view(revised, revised_view), author,
-                             privacy, undefined_references, formatting, moves)
+                             privacy, undefined_references, formatting, moves,
+                             reopen=lambda: open_view(base, base_view, author))
 
 
 __all__ = ["generate_redline_docx", "redline_reviewers"]

@@ -186,8 +186,9 @@ def _apply(doc, story, ops: list[dict], author: str) -> dict:
 
 class _Redline:
     def __init__(self, base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str, policy: str,
-                 formatting: bool = True):
+                 formatting: bool = True, memo: dict | None = None):
         self.base, self.rev = base_rev.document, rev_rev.document
+        self.memo = memo  # same_markup's answers (the version diff may have asked them already)
         self.formatting = formatting  # formatting revisions written (else the base formatting stays)
         self.formatted = False  # some were: the stories' snapshots are stale
         self.author, self.policy = author, policy
@@ -404,7 +405,7 @@ class _Redline:
         after the edits; paragraphs kept as they were, with the same markup, cannot differ in format."""
         struck = plan.leaving()
         todo = plan.replaces + plan.rewrites + [
-            (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r))
+            (b, r) for b, r in plan.pairs if not (self.styles_alike and same_markup(b, r, self.memo))
             or struck and id(joins_into(b.element)) in struck]
         if not todo:
             return

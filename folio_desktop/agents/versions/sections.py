@@ -23,6 +23,8 @@ from folio_desktop.docx.package.ooxml import R_NS, W_NS
 
 _W = "{" + W_NS + "}"
 T_SECTPR = _W + "sectPr"
+T_P = _W + "p"
+_WRAPPERS = (_W + "sdt", _W + "customXml")
 # kept from the base (they name the base package's parts) and never compared
 _OWN = {_W + "headerReference", _W + "footerReference", _W + "printerSettings", _W + "sectPrChange"}
 _RSID = _W + "rsid"
@@ -33,9 +35,27 @@ _REL_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 
 
 def _sections(root: etree._Element) -> list[etree._Element]:
-    """The document's section properties in order, not those stored as an old state of a change."""
-    return [s for s in root.iter(T_SECTPR)
-            if not any(a.tag in (_W + "sectPrChange", _W + "pPrChange") for a in s.iterancestors())]
+    """The document's section properties in order: the body's own, and those of the paragraphs at its
+    top level (inside content controls and custom XML too: Word puts none in a table). Only those
+    levels are walked, not the whole tree (a long document's tree is walked several times a compare)."""
+    body = root.find(_W + "body")
+    out: list[etree._Element] = []
+    stack = [iter(body if body is not None else ())]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+        elif child.tag == T_P:
+            ppr = child.find(_W + "pPr")
+            sect = ppr.find(T_SECTPR) if ppr is not None else None
+            if sect is not None:
+                out.append(sect)
+        elif child.tag == T_SECTPR:
+            out.append(child)
+        elif child.tag in _WRAPPERS:
+            inner = child.find(_W + "sdtContent") if child.tag == _W + "sdt" else child
+            stack.append(iter(inner if inner is not None else ()))
+    return out
 
 
 def _properties(sect: etree._Element) -> list[etree._Element]:

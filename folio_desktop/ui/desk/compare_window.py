@@ -73,9 +73,10 @@ def read_versions(base_path, revised_path, author: str) -> tuple[DocxReviewer, D
 
 def redline_of(base: DocxReviewer, revised: DocxReviewer, author: str) -> tuple[DocxReviewer, dict, dict]:
     """As build_redline, from versions already read; `base` is edited in place."""
-    diff = diff_reviewers(base, revised)
+    memo: dict = {}  # the diff's findings of unchanged markup, which the redline asks again
+    diff = diff_reviewers(base, revised, memo=memo)
     try:
-        result = redline_reviewers(base, revised, author)
+        result = redline_reviewers(base, revised, author, memo=memo)
     except (RedlineVerificationError, GenerateRedlineDocxResourceImportError,
             InvalidGenerateRedlineDocxOptionsError, privacy.FolioDocumentPrivacyArchiveError) as exc:
         raise DocxError(f"The redline could not be built ({exc}).") from None

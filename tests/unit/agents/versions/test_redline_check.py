@@ -13,7 +13,7 @@ import pytest
 from docbuilder import build_docx, p
 
 from folio_desktop.agents.versions import redline as redline_mod
-from folio_desktop.agents.versions.compare import open_view
+from folio_desktop.agents.versions.compare import diff_reviewers, open_view
 from folio_desktop.agents.versions.redline import (
     _differences,
     _escalate,
@@ -149,3 +149,39 @@ def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatc
     accepted.accept_all()
     assert _story_state(accepted) == texts(REVISED)
 
+
+
+def test_a_redo_without_reopen_starts_from_the_base_as_it_was(monkeypatch):
+    """redline_reviewers called with reviewers alone keeps the base's bytes before the first attempt and
+    redoes the story on a fresh copy of them: the redo must not start from the half-written base."""
+    calls = []
+    real = redline_mod._differences
+
+    def fails_once(*args):
+        calls.append(1)
+        return {"main": "made up"} if len(calls) == 1 else real(*args)
+    monkeypatch.setattr(redline_mod, "_differences", fails_once)
+    result = redline_reviewers(open_view(BASE, "final", "folio compare"), open_view(REVISED, "final"))
+    assert [f["scope"] for f in result["fallbacks"]] == ["regions"]
+    for accept, want in ((True, REVISED), (False, BASE)):
+        resolved = DocxReviewer.from_bytes(result["buffer"])
+        resolved.accept_all() if accept else resolved.reject_all()
+        assert _story_state(resolved) == texts(want)
+
+
+def test_the_redline_takes_the_diffs_answers_on_unchanged_markup():
+    """The memo a version diff filled is what the redline's formatting pass reads: a pair it says is the
+    same markup gets no formatting revision even where the markup differs (so the memo is really used),
+    and without the memo the bold is found."""
+    base = build_docx(p("The Supplier shall deliver the goods."))
+    revised = build_docx(p("The Supplier shall deliver the goods.", rpr="<w:b/>"))
+    old, new = open_view(base, "final", "folio compare"), open_view(revised, "final")
+    memo: dict = {}
+    diff_reviewers(old, new, memo=memo)
+    assert [hit[2] for hit in memo.values()] == [False]
+    assert redline_reviewers(old, new, memo=memo)["applied"][0]["type"] == "formatRange"
+    old, new = open_view(base, "final", "folio compare"), open_view(revised, "final")
+    memo = {}
+    diff_reviewers(old, new, memo=memo)
+    memo.update({key: (b, r, True) for key, (b, r, _) in memo.items()})  # told the markup is the same
+    assert redline_reviewers(old, new, memo=memo)["applied"] == []

@@ -140,3 +140,15 @@ def test_two_agreements_with_five_and_nine_header_and_footer_parts():
     assert result["unprocessedStories"] == [] and all(f["story"] == "main" for f in result["fallbacks"])
     assert side_stories(result["buffer"], True) == side_stories(revised)
     assert side_stories(result["buffer"], False) == side_stories(base)
+
+
+def test_a_section_break_inside_a_content_control_pairs_its_header():
+    in_control = ('<w:sdt><w:sdtPr/><w:sdtContent><w:p><w:pPr><w:sectPr><w:pgSz w:w="12240" w:h="15840"/>'
+                  '</w:sectPr></w:pPr><w:r><w:t>Cover page.</w:t></w:r></w:p></w:sdtContent></w:sdt>')
+    body = [in_control] + BODY
+    base = headed(("header", "rId7", p("Cover of 1 May"), [(0, "default")]), body=body)
+    revised = headed(("header", "rId12", p("Cover of 2 May"), [(0, "default")]), body=body)
+    result = generate_redline_docx(base, revised)
+    assert_both_ways(result, base, revised)
+    header, = story_xml(result["buffer"], "header")
+    assert re.search(rb"<w:delText[^>]*>1</w:delText>", header)
