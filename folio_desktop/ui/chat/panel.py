@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from ...agents.paging import clip as clip_words
 from ...assistant import QUICK_ACTIONS, AssistantSettings, TurnResult
-from ...assistant.prompts import NEEDS_SELECTION
+from ...assistant.prompts import COMPARE_ACTION, NEEDS_SELECTION
 from .composer import Composer
 from .runner import AssistantRunner
 from .transcript import (
@@ -49,6 +49,7 @@ from .transcript import (
     turn_summary,
     write_transcript,
 )
+from .version_compare import version_diff_message
 
 RENDER_MS = 40  # streamed Markdown is re-rendered at most this often
 RESULT_CHARS = 200_000  # a chip's JSON view shows at most this much of a result
@@ -220,6 +221,9 @@ class ChatPanel(QWidget):
         self._has_selection = False
         self._turn_start = 0  # index in entries of this turn's first entry
         self._thinking: tuple[TranscriptEntry, QToolButton, QLabel] | None = None
+        self._shown: str | None = None  # what the transcript shows of the message being sent, when shorter
+        # () -> an open compare window or None: the review window's (version_compare.py)
+        self.open_comparison = None
         self.setStyleSheet(STYLE)
 
         self.runner = AssistantRunner(settings, bridge, parent=self)
@@ -326,9 +330,9 @@ class ChatPanel(QWidget):
         self.settings = settings
         self.runner.apply_settings(settings)
 
-    def send(self, text: str | None = None) -> bool:
-        """Send `text` (default: the composer's) as the next user message. False when a turn is
-        running, or there is nothing to send."""
+    def send(self, text: str | None = None, shown: str | None = None) -> bool:
+        """Send `text` (default: the composer's) as the next user message, which the transcript
+        shows as `shown` when given. False when a turn is running, or there is nothing to send."""
         from_composer = text is None
         text = (self.composer.toPlainText() if from_composer else text).strip()
         if not text:
@@ -340,10 +344,14 @@ class ChatPanel(QWidget):
             self._add_fault("Open a document first: Claude reads and edits the document open beside this panel.",
                             "no_document")
             return False
-        self.composer.remember(text)
+        if shown is None:  # a message with a version diff is not one to recall and send again
+            self.composer.remember(text)
         if from_composer or self.composer.toPlainText().strip() == text:
             self.composer.clear()
-        return self.runner.start(text)
+        self._shown = shown  # read by _on_turn_started, which start() calls
+        started = self.runner.start(text)
+        self._shown = None
+        return started
 
     def set_selection_available(self, available: bool) -> None:
         """Whether the lawyer has text selected: actions about "the selected clause" need some."""
@@ -354,7 +362,22 @@ class ChatPanel(QWidget):
         if label in NEEDS_SELECTION and not self._has_selection:
             self._set_status("Select the clause in the document first.")
             return False
+        if label == COMPARE_ACTION:
+            return self.compare_with_earlier(prompt)
         return self.send(prompt)
+
+    def compare_with_earlier(self, prompt: str) -> bool:
+        """Ask for the earlier version, open its comparison with this document, and send Claude
+        `prompt` with the version diff."""
+        if self.busy or self.bridge is None:
+            return self.send(prompt)  # which says why not
+        if self.open_comparison is None:
+            self._set_status("Comparing needs a document open in the review window.")
+            return False
+        comparison = self.open_comparison()
+        if comparison is None:
+            return False
+        return self.send(*version_diff_message(prompt, comparison))
 
     def stop(self) -> None:
         if self.busy:
@@ -440,6 +463,7 @@ class ChatPanel(QWidget):
     # -- runner signals (GUI thread) -----------------------------------------------------------------
 
     def _on_turn_started(self, text: str) -> None:
+        text = self._shown or text
         self._turn_start = len(self.entries)
         self._add(TranscriptEntry("user", text), _label(text, "user"))
         self._current_text = None

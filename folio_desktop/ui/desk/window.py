@@ -32,6 +32,7 @@ from ..chat.audit_log import AuditLog
 from ..chat.audit_trail import ACTING_TOOLS, action_entries, proposal_entries, tool_call_entry
 from ..chat.live_bridge import LiveBridge
 from ..chat.panel import ChatPanel
+from ..chat.version_compare import compare_with_open_document
 from ..disk.recent_files import desktop_settings
 from ..pages.geometry import top_block_id
 from ..pages.view import PageView
@@ -206,6 +207,7 @@ class ReviewWindow(QMainWindow):
         chat, runner = self.chat, self.chat.runner
         view.selectionChanged.connect(lambda: chat.set_selection_available(bool(view.selection.selection_text().strip())))
         chat.settingsRequested.connect(self.show_settings)
+        chat.open_comparison = lambda: compare_with_open_document(self)  # its quick action
         chat.busyChanged.connect(lambda busy: self.open_action.setEnabled(not busy))
         # a turn of Claude's is one undo step, however many batches it applies
         runner.turnStarted.connect(self._on_turn_started)
