@@ -146,14 +146,13 @@ def test_a_tab_for_a_space_and_a_blank_paragraph_are_whitespace_only():
         "Left out: 3 minor differences (3 only in tabs, spaces or blank paragraphs, 0 only in field results such as "
         "table-of-contents page numbers and cross-reference numbers); ask with include_minor=True to list them."]
     assert len(format_version_diff_for_llm(diff, include_minor=True).splitlines()) == 4
-
-
-def test_words_joined_or_a_paragraph_holding_a_picture_are_not_whitespace():
+    # words run together, or a paragraph that holds a picture, are more than white space
     drawing = '<w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">' \
               '<wp:extent cx="10" cy="10"/></wp:inline></w:drawing>'
-    diff = diff_of(para(t("Net amount due.")), para(t("Netamount due.")) + para(drawing))
-    assert [c.get("minor") for c in diff["changes"]] == [None, None]
-    assert "Left out" not in format_version_diff_for_llm(diff)
+    diff = diff_of(para(t("Net amount due."), pid="10000001"),
+                   para(t("Netamount due."), pid="10000001") + para(drawing, pid="10000002"))
+    assert [(c["type"], c.get("minor")) for c in diff["changes"]] == [("modified", None), ("added", None)]
+    assert "Left out" not in format_version_diff_for_llm(diff, include_minor=False)
 
 
 def test_only_a_fields_cached_result_is_a_minor_difference():
