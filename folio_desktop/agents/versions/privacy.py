@@ -7,8 +7,8 @@ two more go into the markup: `anonymize-revisions` names every tracked change an
 (initials "A") and leaves the people part Word keeps for comment authors one "Author" without its
 account (provider and user id, often an e-mail address); `remove-revision-dates` drops the w:date of
 every mark and comment and the UTC copies newer Word writes beside them (on marks, in
-commentsExtensible). Only parts that change are
-rewritten; every other zip entry keeps its name, order, date, compression and bytes.
+commentsExtensible). Only parts that change are rewritten; every other zip entry keeps its name,
+order, date, compression and bytes.
 """
 
 from __future__ import annotations
