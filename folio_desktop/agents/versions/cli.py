@@ -1,7 +1,9 @@
 """`folio-desktop compare OLD NEW -o OUT.docx`: write a redline of OLD -> NEW as tracked changes.
 
 Prints one result line (and with --summary the notes on how the redline was written, from
-notes.py, then the diff text the model reads); progress goes to stderr only for steps that
+notes.py, then the diff text the model reads, at most 100,000 characters of it: --summary-from
+continues where it stopped, --include-minor lists the whitespace-only and field-result-only
+differences it leaves out); progress goes to stderr only for steps that
 take longer than half a second; bad input is one plain line and exit code 1.
 """
 
@@ -16,7 +18,7 @@ from folio_desktop.docx.errors import DocxError
 from folio_desktop.docx.package.files import atomic_write, read_document_file
 
 from . import privacy as privacy_mod
-from .compare import diff_reviewers, format_version_diff_for_llm, open_view
+from .compare import diff_reviewers, open_view, page_version_diff
 from .notes import redline_notes
 from .redline import redline_reviewers
 from .redline_errors import (
@@ -27,6 +29,12 @@ from .redline_errors import (
 
 PROG = "folio-desktop compare"
 PROGRESS_AFTER_S = 0.5
+# how the summary says to ask for its next part or for the minor differences it left out
+SUMMARY_ASKS = {"start": "--summary-from {n}", "minor": "--include-minor"}
+PRIVACY_HELP = ("make the output anonymous: remove-attribution, remove-timestamps and remove-descriptive-metadata "
+                "strip the file's properties (docProps/core.xml); anonymize-revisions names every tracked change "
+                "and comment \"Author\" (and drops the accounts Word keeps for them); remove-revision-dates drops "
+                "their dates")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,10 +42,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("old", metavar="OLD", help="the earlier version (.docx)")
     parser.add_argument("new", metavar="NEW", help="the later version (.docx)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.docx", help="where to write the redline")
-    parser.add_argument("--summary", action="store_true", help="also print the change summary the model reads")
+    parser.add_argument("--summary", action="store_true", help="also print the change summary the model reads "
+                        "(at most 100,000 characters; it says how to ask for the rest)")
+    parser.add_argument("--summary-from", type=int, default=0, metavar="N",
+                        help="with --summary: start at change N (the number the previous summary gave)")
+    parser.add_argument("--include-minor", action="store_true",
+                        help="with --summary: also list differences only in tabs, spaces or blank paragraphs and "
+                        "only in field results (table-of-contents page numbers, cross-reference numbers)")
     parser.add_argument("--author", default="folio compare", help='author of the tracked changes (default "folio compare")')
     parser.add_argument("--privacy", action="extend", nargs="+", default=[], metavar="TRANSFORM",
-                        choices=list(privacy_mod.TRANSFORMS), help="strip package metadata from the output")
+                        choices=list(privacy_mod.TRANSFORM_NAMES), help=PRIVACY_HELP)
     parser.add_argument("--no-formatting", action="store_true",
                         help="do not show formatting changes (bold, fonts, styles...) as revisions")
     parser.add_argument("--no-moves", action="store_true",
@@ -100,7 +114,7 @@ def run(argv: list[str], stdout=None, stderr=None) -> int:
     if args.summary:
         for note in redline_notes(result):
             print(note, file=out)
-        print(format_version_diff_for_llm(diff), file=out)
+        print(page_version_diff(diff, args.summary_from, args.include_minor, asks=SUMMARY_ASKS).text, file=out)
     return 0
 
 

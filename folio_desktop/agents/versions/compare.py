@@ -4,6 +4,10 @@ Both inputs are read in their final (all-accepted) view, so pending redlines cou
 Blocks are aligned in three passes (stable paraIds, exact-text LCS, positional zip of the gaps),
 pairs are classified (modified / formatChanged / unchanged), and deleted+added blocks with the
 same text become moves. The alignment is shared with the redline writer (redline.py).
+
+A change that is only whitespace (a tab for a space, a blank paragraph) or only a field's cached
+result (a table of contents' page number, a cross-reference's number) carries `minor`; the text the
+model reads leaves those out unless asked, and comes in pages of at most MAX_TEXT characters.
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ _FALLBACK_PREFIXES = ("seq-", "blank-")
 _NOTE_MARK = re.compile(r"\[\^(e?)\d+\]")
 _NOTE_REFS = (f"{{{W_NS}}}footnoteReference", f"{{{W_NS}}}endnoteReference")
 _W_ID = f"{{{W_NS}}}id"
+_W_T, _W_FLD_CHAR, _W_FLD_TYPE = f"{{{W_NS}}}t", f"{{{W_NS}}}fldChar", f"{{{W_NS}}}fldCharType"
+_W_FLD_SIMPLE = f"{{{W_NS}}}fldSimple"
+_W_SPACING = tuple(f"{{{W_NS}}}{t}" for t in ("tab", "br", "cr", "ptab"))
+# what makes a paragraph without words more than blank space
+_W_SUBSTANCE = tuple(f"{{{W_NS}}}{t}" for t in ("drawing", "pict", "object", "sectPr", "fldChar", "fldSimple",
+                                                "footnoteReference", "endnoteReference", "sym")) + (
+    "{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath",)
+MAX_TEXT = 100_000  # characters of version diff text in one call
 
 
 class InvalidVersionComparisonOptionsError(ValueError):
@@ -278,12 +290,62 @@ def changed_properties(base_block, revised_block) -> list[str]:
     return [p for p in FORMAT_PROPERTIES if p in seen]
 
 
+# -- minor differences ------------------------------------------------------------------------------------
+
+def _shown_text(element) -> tuple[str, str]:
+    """(the text a paragraph shows, the part of it outside field results), tabs and breaks as spaces."""
+    shown, outside = [], []
+    fields: list[bool] = []  # one per complex field begun here: past its separator, so showing its result
+    for el in element.iter(_W_T, _W_FLD_CHAR, *_W_SPACING):
+        if el.tag == _W_FLD_CHAR:
+            kind = el.get(_W_FLD_TYPE)
+            if kind == "begin":
+                fields.append(False)
+            elif fields and kind == "separate":
+                fields[-1] = True
+            elif fields and kind == "end":
+                fields.pop()
+            continue
+        text = (el.text or "") if el.tag == _W_T else " "
+        shown.append(text)
+        if not any(fields) and next(el.iterancestors(_W_FLD_SIMPLE), None) is None:
+            outside.append(text)
+    return "".join(shown), "".join(outside)
+
+
+def minor_difference(base_block, revised_block) -> str | None:
+    """"whitespace" when two differing texts have the same words (a tab for a space), "field" when
+    they differ only inside field results (a table of contents' page numbers, a REF's cached number),
+    else None. Field results are read from the markup; when that reading does not give the block's
+    text (note markers, symbols), the difference is not called minor."""
+    words_b, words_r = base_block.text.split(), revised_block.text.split()
+    if words_b == words_r:
+        return "whitespace"
+    if base_block.element is None or revised_block.element is None:
+        return None
+    shown_b, outside_b = _shown_text(base_block.element)
+    shown_r, outside_r = _shown_text(revised_block.element)
+    if shown_b.split() != words_b or shown_r.split() != words_r:
+        return None
+    return "field" if outside_b.split() == outside_r.split() else None
+
+
+def blank_block(block) -> bool:
+    """A paragraph with nothing in it but white space: adding or removing one is a minor difference."""
+    return block.kind == "paragraph" and not block.text.strip() and (
+        block.element is None or next(block.element.iter(*_W_SUBSTANCE), None) is None)
+
+
 # -- the diff -----------------------------------------------------------------------------------------
 
 def _counts(changes: list[dict], unchanged: int) -> dict:
     kinds = [c["type"] for c in changes]
     return {"added": kinds.count("added"), "deleted": kinds.count("deleted"), "modified": kinds.count("modified"),
             "formatChanged": kinds.count("formatChanged"), "moved": kinds.count("movedTo"), "unchanged": unchanged}
+
+
+def _blank_mark(block) -> dict:
+    return {"minor": "whitespace"} if blank_block(block) else {}
 
 
 def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
@@ -297,20 +359,22 @@ def _story_diff(base_story, base_blocks, rev_story, rev_blocks, scopes, budget,
             b = base_blocks[bi]
             if "text" in scopes:
                 changes.append({"type": "deleted", "blockId": b.id, "kind": b.kind, "text": b.text,
-                                "baseHandle": {"story": bh, "blockId": b.id}})
+                                "baseHandle": {"story": bh, "blockId": b.id}, **_blank_mark(b)})
             continue
         r = rev_blocks[ri]
         if kind == "add":
             if "text" in scopes:
                 changes.append({"type": "added", "blockId": r.id, "kind": r.kind, "text": r.text,
-                                "revisedHandle": {"story": rh, "blockId": r.id}})
+                                "revisedHandle": {"story": rh, "blockId": r.id}, **_blank_mark(r)})
             continue
         b = base_blocks[bi]
         handles = {"baseHandle": {"story": bh, "blockId": b.id}, "revisedHandle": {"story": rh, "blockId": r.id}}
         if not same_text(b, r):
             if "text" in scopes:
                 segments = [{"type": op, "text": t} for op, t in diff_words(b.text, r.text)]
-                changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles})
+                minor = minor_difference(b, r)
+                changes.append({"type": "modified", "blockId": r.id, "kind": r.kind, "segments": segments, **handles,
+                                **({"minor": minor} if minor else {})})
             continue
         shown = changed_objects(objects, base_story, b, rev_story, r) if objects and "text" in scopes else ""
         if shown:  # same words, another picture, equation or field: one out, one in
@@ -436,7 +500,37 @@ def _segments(segments: list[dict]) -> str:
     return "".join(out)
 
 
-def format_version_diff_for_llm(diff: dict) -> str:
+# how the text tells its reader to ask for more: this module's keywords; the command line passes its options
+LIBRARY_ASKS = {"start": "start={n}", "minor": "include_minor=True"}
+_MIN_LIMIT = 2_000  # room for the head lines and a cut change line
+_CLOSING_ROOM = 200  # kept free for the line that says what is left
+
+
+@dataclass(frozen=True)
+class DiffPage:
+    """One call's worth of version diff text; `next_start` is None on the last part."""
+
+    text: str
+    next_start: int | None
+    total: int  # change lines in all (minor ones only when included)
+
+
+def _change_line(ch: dict) -> str:
+    t, bid = ch["type"], ch["blockId"]
+    if t == "added":
+        return f"+ [{bid}] added: {ch['text']}"
+    if t == "deleted":
+        return f"- [{bid}] deleted: {ch['text']}"
+    if t == "modified":
+        return f"~ [{bid}] modified: {_segments(ch['segments'])}"
+    if t == "formatChanged":
+        return f"~ [{bid}] format changed ({', '.join(ch['changedProperties'])}): {_clip(ch['text'])}"
+    if t == "movedFrom":
+        return f"< [{bid}] moved away (move {ch['moveGroupId']}): {ch['text']}"
+    return f"> [{bid}] moved here (move {ch['moveGroupId']}): {ch['text']}"
+
+
+def _head(diff: dict, left_out: list[dict], asks: dict) -> list[str]:
     c = diff["summaryCounts"]
     head = f"Version diff: {c['added']} added, {c['deleted']} deleted, {c['modified']} modified, " \
            f"{c['formatChanged']} format-changed, {c['moved']} moved"
@@ -447,27 +541,58 @@ def format_version_diff_for_llm(diff: dict) -> str:
     if report.get("appliedTransforms"):
         lines.append("Privacy transforms: " + ", ".join(report["appliedTransforms"]))
         lines.append("Removed metadata fields: " + (", ".join(report["removedMetadataProperties"]) or "none"))
-    for ch in diff["changes"]:
-        t, bid = ch["type"], ch["blockId"]
-        if t == "added":
-            lines.append(f"+ [{bid}] added: {ch['text']}")
-        elif t == "deleted":
-            lines.append(f"- [{bid}] deleted: {ch['text']}")
-        elif t == "modified":
-            lines.append(f"~ [{bid}] modified: {_segments(ch['segments'])}")
-        elif t == "formatChanged":
-            lines.append(f"~ [{bid}] format changed ({', '.join(ch['changedProperties'])}): {_clip(ch['text'])}")
-        elif t == "movedFrom":
-            lines.append(f"< [{bid}] moved away (move {ch['moveGroupId']}): {ch['text']}")
-        elif t == "movedTo":
-            lines.append(f"> [{bid}] moved here (move {ch['moveGroupId']}): {ch['text']}")
-    for m in diff["metadataChanges"]:
-        lines.append(f"~ metadata.{m['property']}: {json.dumps(m['baseValue'], ensure_ascii=False)} -> "
-                     f"{json.dumps(m['revisedValue'], ensure_ascii=False)}")
-    return "\n".join(lines)
+    if left_out:
+        kinds = Counter(ch["minor"] for ch in left_out)
+        lines.append(f"Left out: {len(left_out)} minor difference{'s' if len(left_out) != 1 else ''} "
+                     f"({kinds['whitespace']} only in tabs, spaces or blank paragraphs, {kinds['field']} only in "
+                     f"field results such as table-of-contents page numbers and cross-reference numbers); "
+                     f"ask with {asks['minor']} to list them.")
+    return lines
+
+
+def page_version_diff(diff: dict, start: int = 0, include_minor: bool = False, limit: int = MAX_TEXT,
+                      asks: dict | None = None) -> DiffPage:
+    """The version diff text (spec §9.2) from change line `start` on, at most `limit` characters
+    (never more than MAX_TEXT): the head lines every time, then whole change lines while they fit,
+    then a line that says how many are left and the `start` that continues. A single line longer
+    than a part is cut, so every call moves on. Minor differences (see minor_difference) are left
+    out and counted unless `include_minor`."""
+    asks = asks or LIBRARY_ASKS
+    limit = min(max(limit, _MIN_LIMIT), MAX_TEXT)
+    left_out = [] if include_minor else [ch for ch in diff["changes"] if ch.get("minor")]
+    items = [_change_line(ch) for ch in diff["changes"] if include_minor or not ch.get("minor")]
+    items += [f"~ metadata.{m['property']}: {json.dumps(m['baseValue'], ensure_ascii=False)} -> "
+              f"{json.dumps(m['revisedValue'], ensure_ascii=False)}" for m in diff["metadataChanges"]]
+    total, start = len(items), max(start, 0)
+    out = _head(diff, left_out, asks)
+    size = sum(len(line) + 1 for line in out)
+    at = start
+    while at < total:
+        line, room = items[at], limit - size - 1 - _CLOSING_ROOM
+        if len(line) > room:
+            if at > start:
+                break
+            line = f"{line[:room - 60]}… (line cut: {len(line):,} characters in all)"
+        out.append(line)
+        size += len(line) + 1
+        at += 1
+    if at < total:
+        out.append(f"Shown: changes {start + 1}-{at} of {total}; {total - at} more, ask with "
+                   f"{asks['start'].format(n=at)} for the next part.")
+    elif start and start >= total:
+        out.append(f"No changes from {start + 1} on ({total} in all).")
+    elif start:
+        out.append(f"Shown: changes {start + 1}-{total} of {total}, the last part.")
+    return DiffPage("\n".join(out), at if at < total else None, total)
+
+
+def format_version_diff_for_llm(diff: dict, start: int = 0, include_minor: bool = False,
+                                limit: int = MAX_TEXT) -> str:
+    """The text of page_version_diff (at most MAX_TEXT characters; it says how to ask for the rest)."""
+    return page_version_diff(diff, start, include_minor, limit).text
 
 
 __all__ = [
-    "InvalidVersionComparisonOptionsError", "align", "compare_docx_versions", "diff_reviewers",
-    "format_segments", "format_version_diff_for_llm", "open_view", "story_blocks",
+    "DiffPage", "InvalidVersionComparisonOptionsError", "align", "compare_docx_versions", "diff_reviewers",
+    "format_segments", "format_version_diff_for_llm", "open_view", "page_version_diff", "story_blocks",
 ]
