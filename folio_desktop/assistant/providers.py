@@ -18,6 +18,7 @@ from dataclasses import dataclass
 ANTHROPIC = "anthropic"
 BEDROCK = "bedrock"
 VERTEX = "vertex"
+CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,12 @@ def make_sdk_client(settings, timeouts, http_client):
         return anthropic.AnthropicBedrock(aws_region=settings.region or None, **common)
     if settings.provider == VERTEX:
         where = {"region": settings.region} if settings.region else {}
-        if settings.project:
-            where["project_id"] = settings.project
+        project = settings.project or os.environ.get("ANTHROPIC_VERTEX_PROJECT_ID")
+        if not project:  # the SDK wants the project before it loads credentials: take the ADC's own
+            import google.auth
+
+            where["credentials"], project = google.auth.default(scopes=[CLOUD_PLATFORM_SCOPE])
+        if project:
+            where["project_id"] = project
         return anthropic.AnthropicVertex(**where, **common)
     return anthropic.Anthropic(api_key=settings.api_key, **common)
