@@ -3,9 +3,10 @@
 The same loop, tools and prompt as the chat panel, over the headless reviewer bridge; it prints
 what the model says and every tool call as it happens, then what changed, and saves the result.
 
-The API timeouts are transport.Timeouts: a server that never answers ends the run in
-loop.worst_case_silent_s (71 s with the defaults). FOLIO_DESKTOP_API_TIMEOUTS shortens them
-("connect=1,first_byte=2,stall=2,request=30"), as does the ``timeouts`` argument of run_review.
+The API timeouts are transport.Timeouts: a server that sends no content (silent, or only pings)
+ends the run in loop.worst_case_silent_s (85 s with the defaults, retries included).
+FOLIO_DESKTOP_API_TIMEOUTS shortens them ("connect=1,first_byte=2,stall=2,request=30,answer=6"), as
+does the ``timeouts`` argument of run_review.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import copy
 import json
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,7 +29,7 @@ from .faults import (
     RETRY_WAIT_LIMIT_S,
     AssistantError,
     classify,
-    no_key_error,
+    setup_error,
     stop_reason_error,
     too_long_to_wait,
 )
@@ -57,10 +58,12 @@ def backoff_s(attempt: int) -> float:
 
 
 def worst_case_silent_s(timeouts: Timeouts) -> float:
-    """How long a server that accepts the connection and never answers can hold a turn: each try
-    waits first_byte (connect included), and the tries are separated by the backoff."""
+    """How long a server that sends no content can hold a turn: each try waits first_byte (connect
+    included) or, once headers came, stall; the tries are separated by the backoff; and all of it
+    is cut at Timeouts.answer from sending."""
     tries = MAX_NO_ANSWER_ATTEMPTS
-    return tries * timeouts.first_byte + sum(backoff_s(a) for a in range(1, tries))
+    planned = tries * max(timeouts.first_byte, timeouts.stall) + sum(backoff_s(a) for a in range(1, tries))
+    return min(planned, timeouts.answer)
 
 
 class TurnListener:
@@ -137,8 +140,7 @@ class ModelLoop:
         request threads, so an abandoned request and the next one may ask at once."""
         with self._client_lock:
             if self._client is None:
-                self._client = make_client(self.settings.api_key, self.settings.base_url, self.timeouts,
-                                           self._tracker)
+                self._client = make_client(self.settings, self.timeouts, self._tracker)
             return self._client
 
     # -- limits ----------------------------------------------------------------------------------------
@@ -190,8 +192,8 @@ class ModelLoop:
                  stop: threading.Event | None = None) -> TurnResult:
         listener = listener or TurnListener()
         stop = stop or threading.Event()
-        if not self.settings.api_key:
-            return TurnResult("failed", error=no_key_error())
+        if (unready := setup_error(self.settings)) is not None:
+            return TurnResult("failed", error=unready)
         result = TurnResult("completed")
         self._turn_block = {"type": "text", "text": text}
         self._add_user_content([self._turn_block])
@@ -351,6 +353,7 @@ class ModelLoop:
     def _request(self, listener: TurnListener, stop: threading.Event) -> dict:
         attempt = no_answer = 0
         trimmed_hard = learned_max = False
+        answer_by = time.monotonic() + self.timeouts.answer  # every try and wait of this request fits in it
         while True:
             attempt += 1
             streamed = [False]
@@ -358,7 +361,7 @@ class ModelLoop:
             params = self._params()
             sent = self._fixed_tokens() + context.estimate(self.messages)  # unscaled
             try:
-                reply = self._stream(params, listener, stop, streamed)
+                reply = self._stream(params, listener, stop, streamed, answer_by)
                 self._calibrate(reply["measured"], sent)
                 return reply
             except _Stopped:
@@ -366,7 +369,7 @@ class ModelLoop:
             except Exception as exc:  # noqa: BLE001 - every fault becomes an AssistantError below
                 if stop.is_set():
                     raise _Stopped from exc
-                error = classify(exc, self.settings.model)
+                error = classify(exc, self.settings.model, self.settings.provider)
                 detail = str(getattr(exc, "message", "") or exc)
             if error.kind == "prompt_too_long":
                 self._learn_too_long(detail, sent)
@@ -387,7 +390,8 @@ class ModelLoop:
                 error.retryable = no_answer < MAX_NO_ANSWER_ATTEMPTS
             if error.retry_after is not None and error.retry_after > RETRY_WAIT_LIMIT_S:
                 error = too_long_to_wait(error)  # report the real wait; sitting through it helps no one
-            if error.retryable and not streamed[0] and attempt < MAX_ATTEMPTS:
+            if error.retryable and not streamed[0] and attempt < MAX_ATTEMPTS and \
+                    self._fits(answer_by, error.retry_after if error.retry_after is not None else backoff_s(attempt)):
                 delay = error.retry_after if error.retry_after is not None else backoff_s(attempt)
                 tries = MAX_ATTEMPTS if error.kind != "timeout" else \
                     min(MAX_ATTEMPTS, attempt + MAX_NO_ANSWER_ATTEMPTS - no_answer)
@@ -398,6 +402,10 @@ class ModelLoop:
             if streamed[0]:
                 error.message += " The partial reply above was not kept; send your message again to retry."
             raise _Failed(error)
+
+    def _fits(self, answer_by: float, delay: float) -> bool:
+        """Whether a retry after ``delay`` still leaves a connect's worth of time before answer_by."""
+        return time.monotonic() + delay + self.timeouts.connect < answer_by
 
     def _calibrate(self, measured: int, sent: int) -> None:
         if measured > 0 and sent > 0:
@@ -427,14 +435,15 @@ class ModelLoop:
                                                  "at once, so the turn stopped there. Send a message to continue: "
                                                  "those results will be shortened to make room.")
 
-    def _stream(self, params: dict, listener: TurnListener, stop: threading.Event, streamed: list) -> dict:
+    def _stream(self, params: dict, listener: TurnListener, stop: threading.Event, streamed: list,
+                answer_by: float | None = None) -> dict:
         """Stream one reply from raw events (so a tool input that is not JSON is ours to report)."""
         blocks: dict[int, dict] = {}
         usage = Usage()
         measured = 0
         stop_reason = None
         finished = False
-        request = StreamedRequest(self.client, self._tracker, params, self.timeouts, stop)
+        request = StreamedRequest(self.client, self._tracker, params, self.timeouts, stop, answer_by)
         for event in request.events():
             kind = event.type
             if kind == "message_start":

@@ -8,6 +8,7 @@ a limit is lower (its 400 names the real one), the loop learns it from the error
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 REPLY_TOKENS = 32_000  # the most one reply (thinking + text + tool input) may use, whatever the model allows
@@ -44,8 +45,16 @@ KNOWN_MODELS = {
 DEFAULT_LIMITS = ModelLimits(200_000, 16_000)  # every Claude model since 3.5 holds at least this
 
 
+def anthropic_model_id(model: str) -> str:
+    """The Anthropic id inside a cloud's: Bedrock's "us.anthropic.claude-sonnet-4-5-20250929-v1:0" and
+    Vertex's "claude-sonnet-4-5@20250929" are both "claude-sonnet-4-5..." here."""
+    model = model.rpartition("anthropic.")[2].partition("@")[0]
+    return re.sub(r"-v\d+(:\d+)?$", "", model)
+
+
 def limits_for(model: str) -> ModelLimits:
     """The longest matching prefix, so "claude-opus-4-1-20250805" is not read as "claude-opus-4"."""
+    model = anthropic_model_id(model)
     for prefix in sorted(KNOWN_MODELS, key=len, reverse=True):
         if model == prefix or model.startswith(prefix + "-"):
             return KNOWN_MODELS[prefix]

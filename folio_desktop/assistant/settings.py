@@ -1,9 +1,11 @@
-"""Assistant settings: API key, base URL, model and the author name tracked changes are made under.
+"""Assistant settings: provider, API key, base URL, model and the author name tracked changes are made under.
 
 The API key comes from ANTHROPIC_API_KEY when set (the SDK's own variable), else from the system
 keyring when a working backend exists, else from a credentials file only its owner can read
-(0600). The other preferences live in settings.json next to it. ANTHROPIC_BASE_URL is honoured
-unless the settings give a base URL of their own.
+(0600). The other preferences live in settings.json next to it. ANTHROPIC_BASE_URL (or, for
+Bedrock and Vertex, the SDK's ANTHROPIC_BEDROCK_BASE_URL / ANTHROPIC_VERTEX_BASE_URL) is honoured
+unless the settings give a base URL of their own. Bedrock and Vertex credentials are never kept
+here: their own chains supply them (providers.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from ..docx.package.files import private_folder
+from .providers import ANTHROPIC, BEDROCK, PROVIDERS, VERTEX, provider_for
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_ASSISTANT_AUTHOR = "Claude"  # so the lawyer can tell Claude's proposals from their own edits
@@ -73,9 +76,12 @@ def _default_author() -> str:
 
 @dataclass
 class AssistantSettings:
+    provider: str = ANTHROPIC  # providers.ANTHROPIC | BEDROCK | VERTEX
+    region: str | None = None  # Bedrock or Vertex; None: the provider's environment variable or profile
+    project: str | None = None  # Vertex's Google Cloud project; None: ANTHROPIC_VERTEX_PROJECT_ID or the ADC's
     api_key: str | None = None
     key_source: str | None = None  # SOURCE_ENVIRONMENT | SOURCE_KEYRING | SOURCE_FILE | None
-    base_url: str | None = None  # the settings' own override; None: ANTHROPIC_BASE_URL or the SDK's default
+    base_url: str | None = None  # the settings' own override; None: the provider's variable or the SDK's default
     model: str = DEFAULT_MODEL
     author: str = field(default_factory=_default_author)  # the lawyer's own edits and comments
     # the lawyer gave the author name (the first run asks: ui/desk/app_shell/author_prompt.py)
@@ -87,11 +93,17 @@ class AssistantSettings:
 
     @property
     def effective_base_url(self) -> str | None:
-        """The URL requests go to: the override, else ANTHROPIC_BASE_URL (the SDK reads it itself)."""
-        return self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+        """The URL requests go to: the override, else the provider's variable (the SDK reads it itself)."""
+        return self.base_url or os.environ.get(provider_for(self.provider).base_url_env) or None
 
     def describe_key(self) -> str:
-        """One sentence for the settings dialog: where the key comes from."""
+        """One sentence for the settings dialog: where the key (or the cloud's credentials) comes from."""
+        if self.provider == BEDROCK:
+            return ("Amazon Bedrock uses your AWS credentials as the AWS tools find them (AWS_ACCESS_KEY_ID and "
+                    "AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or an SSO login); this app does not store them.")
+        if self.provider == VERTEX:
+            return ("Google Vertex AI uses your Google Application Default Credentials (gcloud auth "
+                    "application-default login, or GOOGLE_APPLICATION_CREDENTIALS); this app does not store them.")
         if not self.api_key:
             return "No API key is set."
         return {
@@ -136,6 +148,11 @@ def load_settings(config_dir: Path | None = None, environ=None, use_keyring: boo
     if isinstance(prefs.get("assistantAuthor"), str) and prefs["assistantAuthor"].strip():
         settings.assistant_author = prefs["assistantAuthor"].strip()
     settings.allow_resolving_others = prefs.get("allowResolvingOthersComments") is True
+    if prefs.get("provider") in PROVIDERS:
+        settings.provider = prefs["provider"]
+    for name in ("region", "project"):
+        value = prefs.get(name)
+        setattr(settings, name, (value.strip() or None) if isinstance(value, str) else None)
     base = prefs.get("baseUrl") if isinstance(prefs.get("baseUrl"), str) else None
     # only the override is kept here: ANTHROPIC_BASE_URL stays the environment's (the SDK reads it), so
     # saving preferences never writes it into settings.json
@@ -176,9 +193,10 @@ def read_keyring_key(settings: AssistantSettings, key: str | None) -> bool:
 
 
 def save_preferences(settings: AssistantSettings) -> None:
-    """Write model, authors, base URL and permissions (never the key) to settings.json."""
+    """Write provider, region, project, model, authors, base URL and permissions (never a key) to settings.json."""
     private_folder(settings.config_dir)
-    data = {"model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
+    data = {"provider": settings.provider, "region": settings.region or "", "project": settings.project or "",
+            "model": settings.model, "author": settings.author, "assistantAuthor": settings.assistant_author,
             "baseUrl": settings.base_url or "", "allowResolvingOthersComments": settings.allow_resolving_others,
             "authorChosen": settings.author_chosen}
     _write_private(settings.config_dir / SETTINGS_FILE, data)

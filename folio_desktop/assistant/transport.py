@@ -13,6 +13,10 @@ it to every request, and it reports each connection the pool opens.
 
 Timeouts (defaults below, all in seconds) can be shortened for tests and benchmarks with the
 environment variable FOLIO_DESKTOP_API_TIMEOUTS, e.g. "connect=1,first_byte=2,stall=2,request=30".
+
+``answer`` bounds a request as a whole: from sending it until the first content of a reply, every try
+and every wait between tries included, so no mix of a slow connect, a silent server, a stream of
+pings and retries keeps the lawyer waiting past it (loop.py passes each try the same ``answer_by``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class Timeouts:
     thinking: float = 300.0  # the same inside a thinking block, whose text the API may not stream at all
     request: float = 900.0  # one reply from start to end, however it trickles
     write: float = 30.0  # sending one piece of the request body
+    answer: float = 85.0  # sending to the first content, all tries and waits included (under 90 s)
 
     @classmethod
     def from_env(cls, environ=None) -> Timeouts:
@@ -68,7 +73,7 @@ class Timeouts:
 
 
 class ReplyTimeout(Exception):
-    """A deadline of Timeouts struck. ``phase``: connect | first_byte | stall | request."""
+    """A deadline of Timeouts struck. ``phase``: connect | first_byte | stall | request | answer."""
 
     def __init__(self, phase: str, seconds: float):
         super().__init__(f"{phase} timeout after {seconds:g} s")
@@ -126,10 +131,12 @@ class SocketTracker:
 _client_class = None
 
 
-def make_client(api_key: str | None, base_url: str | None, timeouts: Timeouts, tracker: SocketTracker):
-    """An anthropic.Anthropic whose connections ``tracker`` can cut. The SDK makes no retries of its
-    own: the loop's are visible in the panel and interruptible by Stop."""
+def make_client(settings, timeouts: Timeouts, tracker: SocketTracker):
+    """The SDK client of settings.provider (providers.py), on an HTTP client whose connections
+    ``tracker`` can cut."""
     import anthropic
+
+    from .providers import make_sdk_client
 
     global _client_class
     if _client_class is None:
@@ -143,8 +150,7 @@ def make_client(api_key: str | None, base_url: str | None, timeouts: Timeouts, t
         _client_class = _TracedHttpxClient
     http_client = _client_class(timeout=timeouts.for_sdk())
     http_client.tracker = tracker
-    return anthropic.Anthropic(api_key=api_key, base_url=base_url or None, max_retries=0,
-                               timeout=timeouts.for_sdk(), http_client=http_client)
+    return make_sdk_client(settings, timeouts, http_client)
 
 
 class StreamedRequest:
@@ -154,8 +160,9 @@ class StreamedRequest:
     happens on the helper too, so Stop need not wait for it."""
 
     def __init__(self, client: Callable, tracker: SocketTracker | None, params: dict, timeouts: Timeouts,
-                 stop: threading.Event):
+                 stop: threading.Event, answer_by: float | None = None):
         self._client = client
+        self._answer_by = answer_by  # time.monotonic() by which content must have come (Timeouts.answer)
         self._tracker = tracker
         self._params = params
         self._timeouts = timeouts
@@ -197,7 +204,7 @@ class StreamedRequest:
     def events(self) -> Iterator:
         t = self._timeouts
         self._thread.start()
-        ready = headers = False
+        ready = headers = content = False
         start = last = time.monotonic()
         failure: BaseException | None = None
         try:
@@ -216,6 +223,8 @@ class StreamedRequest:
                     deadline, phase = last + self.stall, "stall"
                 else:
                     deadline, phase = start + t.request, "request"
+                if not content and self._answer_by is not None and self._answer_by < deadline:
+                    deadline, phase = self._answer_by, "answer"
                 if phase is not None and now >= deadline:
                     raise ReplyTimeout(phase, self.stall if phase == "stall" else getattr(t, phase))
                 try:
@@ -230,6 +239,7 @@ class StreamedRequest:
                     last = time.monotonic()
                 elif kind == "event":
                     last = time.monotonic()
+                    content = content or getattr(value, "type", None) != "message_start"
                     yield value
                 elif kind == "error":
                     failure = value  # raised below, outside this try: the helper has ended, nothing to cut

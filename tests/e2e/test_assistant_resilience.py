@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import anthropic
 import httpx2
@@ -141,16 +142,54 @@ def test_a_black_hole_never_completes_a_connect():
 
 # -- no hangs -----------------------------------------------------------------------------------------
 
-def test_the_default_timeouts_end_a_silent_server_within_90_s():
+def test_the_default_timeouts_end_every_stall_within_90_s_retries_included():
     defaults = Timeouts()
-    # two tries of first_byte (connect included in it) and one backoff between them
-    assert worst_case_silent_s(defaults) == 2 * defaults.first_byte + 1.0 == 71.0
-    assert worst_case_silent_s(defaults) < 90
+    # the plan counts every try: two tries of the longer of first_byte (connect included) and stall,
+    # one backoff between them; that is 121 s with the defaults, so the answer budget cuts it at 85 s
+    assert worst_case_silent_s(replace(defaults, answer=1000.0)) == 2 * defaults.stall + 1.0 == 121.0
+    assert worst_case_silent_s(defaults) == defaults.answer == 85.0
+    assert worst_case_silent_s(defaults) <= 90
+    assert worst_case_silent_s(replace(defaults, stall=20.0)) == 2 * defaults.first_byte + 1.0 == 71.0
     assert defaults.connect < defaults.first_byte
     sdk = defaults.for_sdk()  # the SDK's read timeout is a backstop, later than the loop's own deadlines
     assert sdk.read > max(defaults.first_byte, defaults.stall) and sdk.connect == defaults.connect
-    assert Timeouts.from_env({ENV_TIMEOUTS: "first_byte=2, stall=3,bogus=1,request=x,connect=-1"}) == \
-        Timeouts(first_byte=2.0, stall=3.0)
+    assert Timeouts.from_env({ENV_TIMEOUTS: "first_byte=2, stall=3,bogus=1,request=x,connect=-1,answer=7"}) == \
+        Timeouts(first_byte=2.0, stall=3.0, answer=7.0)
+
+
+@pytest.mark.parametrize("steps, tries", [
+    ([Pings(interval=0.05)] * 2, 2),  # stall, retry, then the budget cuts the second stall
+    ([HeadersOnly(), Pings(interval=0.05, start=False)], 2),
+    ([Silent(), Pings(interval=0.05)], 2),
+    ([HttpError(429, "rate_limit_error", "Slow down", headers={"retry-after-ms": "3000"}), Pings(interval=0.05)], 2),
+])
+def test_no_mix_of_stalls_and_retries_outlasts_the_answer_budget(api, monkeypatch, steps, tries):
+    # the scaled-down knob: a 2 s silence or stall retried would take 5 s; the budget of 4.5 s ends it first
+    monkeypatch.setenv(ENV_TIMEOUTS, "connect=0.5,first_byte=2,stall=2,answer=4.5")
+    timeouts = Timeouts.from_env()
+    assert worst_case_silent_s(timeouts) == 4.5 < 2 * timeouts.stall + 1.0
+    loop = make_loop(api.base_url, timeouts)
+    api.script(*steps)
+    rec = Recorder()
+    started = time.monotonic()
+    result = loop.run_turn("Summarize clause 1.", rec)
+    elapsed = time.monotonic() - started
+    assert result.status == "failed" and result.error.kind == "timeout" and not result.error.retryable
+    assert "sent no reply within 4.5 s of your message (every try included)" in result.error.message
+    assert result.error.message.startswith("The Anthropic API ")
+    assert len(api.requests) == tries and len(rec.notices) == tries - 1
+    assert timeouts.answer - 0.2 < elapsed < timeouts.answer + 0.5
+    next_turn_answers(api, loop)
+
+
+def test_a_retry_that_cannot_fit_the_budget_is_not_made(api):
+    # the first stall ends at 2 s; a 1 s backoff and a 0.5 s connect would reach past 3 s: no second try
+    loop = make_loop(api.base_url, Timeouts(connect=0.5, first_byte=1.0, stall=2.0, answer=3.0))
+    api.script(Pings(interval=0.05), Reply([Text("Never sent.")]))
+    rec = Recorder()
+    result = loop.run_turn("Summarize clause 1.", rec)
+    assert result.status == "failed" and "nothing came for 2 s" in result.error.message
+    assert len(api.requests) == 1 and rec.notices == []
 
 
 @pytest.mark.parametrize("step, words", [

@@ -53,7 +53,7 @@ from .version_compare import version_diff_message
 
 RENDER_MS = 40  # streamed Markdown is re-rendered at most this often
 RESULT_CHARS = 200_000  # a chip's JSON view shows at most this much of a result
-SETTINGS_KINDS = ("no_key", "auth", "permission")  # faults the Settings dialog can fix
+SETTINGS_KINDS = ("no_key", "setup", "auth", "permission", "not_found")  # faults the Settings dialog can fix
 
 STYLE = """
 QWidget#transcript { background: palette(base); }

@@ -1,4 +1,8 @@
-"""SettingsDialog: the Anthropic API key, base URL, model, and the author name of tracked changes.
+"""SettingsDialog: where Claude is reached (Anthropic, Amazon Bedrock or Google Vertex AI, with the
+cloud's region and project), the Anthropic API key, base URL, model, and the author name of tracked changes.
+
+Bedrock and Vertex take their credentials from the provider's own chain (AWS variables or profile,
+Google Application Default Credentials): the dialog only says so, it never asks for them.
 
 The key field is a password field that starts empty: typing a key replaces the stored one (kept
 in the system keyring when one works, else in a credentials file only the user can read), leaving
@@ -9,6 +13,7 @@ ANTHROPIC_BASE_URL, when set, are honoured by load_settings; the dialog says so.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from ...assistant import AssistantSettings, save_preferences, store_api_key
 from ...assistant.pricing import PRICES
+from ...assistant.providers import ANTHROPIC, PROVIDERS, VERTEX, provider_for
 from ...assistant.settings import SOURCE_ENVIRONMENT
 from ..access_keys import give_access_keys
 
@@ -36,6 +42,17 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(480)
         form = QFormLayout()
 
+        self.provider_combo = QComboBox()
+        for provider in PROVIDERS.values():
+            self.provider_combo.addItem(provider.title, provider.id)
+        self.provider_combo.setCurrentIndex(max(0, self.provider_combo.findData(settings.provider)))
+        form.addRow("Claude through", self.provider_combo)
+        self.region_edit = QLineEdit(settings.region or "")
+        form.addRow("Region", self.region_edit)
+        self.project_edit = QLineEdit(settings.project or "")
+        self.project_edit.setPlaceholderText("ANTHROPIC_VERTEX_PROJECT_ID, or the credentials' project")
+        form.addRow("Google Cloud project", self.project_edit)
+
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.Password)
         self.key_edit.setPlaceholderText("Paste a new key to replace the current one" if settings.api_key
@@ -46,10 +63,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.key_status)
 
         self.base_url_edit = QLineEdit()
-        env_url = self._environ.get("ANTHROPIC_BASE_URL")
         self.base_url_edit.setText(settings.base_url or "")
-        self.base_url_edit.setPlaceholderText(f"ANTHROPIC_BASE_URL: {env_url}" if env_url
-                                              else "https://api.anthropic.com (default)")
         form.addRow("Base URL", self.base_url_edit)
 
         self.model_combo = QComboBox()
@@ -79,9 +93,33 @@ class SettingsDialog(QDialog):
         outer.addWidget(buttons)
         give_access_keys(self)
         self.message = ""
+        self.provider_combo.currentIndexChanged.connect(self._show_provider)
+        self._show_provider()
+
+    def _show_provider(self) -> None:
+        """Only the fields the chosen provider uses are enabled, with its own hints."""
+        provider = provider_for(self.provider_combo.currentData())
+        self.key_edit.setEnabled(provider.id == ANTHROPIC)
+        self.region_edit.setEnabled(provider.id != ANTHROPIC)
+        self.project_edit.setEnabled(provider.id == VERTEX)
+        env_region = next((f"{name}: {self._environ[name]}" for name in provider.region_envs
+                           if self._environ.get(name)), "")
+        self.region_edit.setPlaceholderText(env_region or {"bedrock": "e.g. us-east-1 (or AWS_REGION)",
+                                                           "vertex": "e.g. us-east5 or global"}.get(provider.id, ""))
+        env_url = self._environ.get(provider.base_url_env)
+        self.base_url_edit.setPlaceholderText(f"{provider.base_url_env}: {env_url}" if env_url else
+                                              f"{provider.title}'s own endpoint (default)")
+        self.model_combo.setToolTip({"bedrock": "A Bedrock model or inference profile id, e.g. "
+                                                "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+                                     "vertex": "A Vertex AI model id, e.g. claude-sonnet-4-5@20250929"}
+                                    .get(provider.id, "An Anthropic model id"))
         self._show_key_status()
 
     def _show_key_status(self) -> None:
+        chosen = self.provider_combo.currentData()
+        if chosen != ANTHROPIC:
+            self.key_status.setText(replace(self.settings, provider=chosen).describe_key())
+            return
         text = self.settings.describe_key()
         if self.settings.key_source != SOURCE_ENVIRONMENT and self._environ.get("ANTHROPIC_API_KEY"):
             text += " ANTHROPIC_API_KEY is set too and takes precedence the next time the app starts."
@@ -92,7 +130,10 @@ class SettingsDialog(QDialog):
     def apply(self) -> str:
         """Save what the dialog shows into the settings (and to disk); returns a sentence saying
         where the key is kept, which the dialog shows too."""
-        key = self.key_edit.text().strip()
+        key = self.key_edit.text().strip() if self.key_edit.isEnabled() else ""
+        self.settings.provider = self.provider_combo.currentData() or ANTHROPIC
+        self.settings.region = self.region_edit.text().strip() or None
+        self.settings.project = self.project_edit.text().strip() or None
         if key:
             store_api_key(self.settings, key)
             self.key_edit.clear()

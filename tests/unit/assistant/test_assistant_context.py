@@ -82,6 +82,13 @@ def test_the_model_table_sizes_max_tokens_and_knows_a_default():
     assert reply_tokens(limits_for("claude-haiku-4-5")) == 32_000
     assert reply_tokens(limits_for("claude-3-haiku-20240307")) == 4_096
     assert reply_tokens(limits_for("claude-sonnet-5"), thinking_budget=60_000) == 64_096  # above the budget
+
+
+def test_bedrock_and_vertex_model_ids_get_their_models_limits():
+    assert limits_for("us.anthropic.claude-opus-4-1-20250805-v1:0").max_output == 32_000  # Bedrock inference profile
+    assert limits_for("anthropic.claude-3-haiku-20240307-v1:0").max_output == 4_096
+    assert limits_for("claude-opus-4-1@20250805").max_output == 32_000  # Vertex
+    assert limits_for("global.anthropic.claude-sonnet-5-5-v1") == ModelLimits(1_000_000, 128_000)
     assert reply_tokens(ModelLimits(200_000, 8_192), thinking_budget=60_000) == 8_192  # never over the model
     assert context.budget_for(200_000, 32_000) == 162_000
 
