@@ -26,6 +26,8 @@ Review .docx contracts on your own machine: real pages, redlines, comments, and 
                                            (default), every change accepted (--no-markup), or a view
   folio-desktop tool FILE NAME [JSON]      run one agent tool headless and print its JSON result
                                            (--save OUT.docx keeps the edits suggest_changes made)
+  folio-desktop check FILE [--json]        the checks before signing: undefined or unused defined terms, broken
+                                           cross-references, placeholders left, numbering gaps, wrong party names
   folio-desktop compare OLD NEW -o OUT.docx [--summary] [--author NAME] [--privacy T ...]
                                            write a redline of OLD -> NEW as tracked changes
   folio-desktop review FILE --prompt TEXT -o OUT.docx [--model ID] [--author NAME]
@@ -288,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
         from .agents.versions.cli import run
 
         return run(argv[1:])
+    if argv and argv[0] == "check":
+        from .checks.cli import run as run_checks
+
+        return run_checks(argv[1:])
     parser = _build_parser()
     if argv and argv[0] in SUBCOMMANDS or any(a in ("-h", "--help", "--version") for a in argv[:1]):
         args = parser.parse_args(argv)

@@ -13,6 +13,8 @@ PACKAGE = ROOT / "folio_desktop"
 # layer -> layers it must never import
 FORBIDDEN = {
     "docx": ("PySide6", "folio_desktop.agents", "folio_desktop.assistant", "folio_desktop.layout", "folio_desktop.ui"),
+    "checks": ("PySide6", "folio_desktop.agents", "folio_desktop.assistant", "folio_desktop.layout", "folio_desktop.ui",
+               "folio_desktop.sharing"),
     "agents": ("PySide6", "folio_desktop.assistant", "folio_desktop.layout", "folio_desktop.ui"),
     "assistant": ("PySide6", "folio_desktop.layout", "folio_desktop.ui"),
     "layout": ("PySide6.QtWidgets", "folio_desktop.ui", "folio_desktop.assistant"),

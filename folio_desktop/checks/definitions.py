@@ -1,0 +1,51 @@
+"""Where a paragraph defines a term: "X" means ..., (the "X"), "X" shall mean ..., "X" has the meaning
+given in ..., referred to as "X", and a definitions table's cell that holds the quoted term alone.
+Curly and straight quotes alike."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+QUOTED = re.compile(r"[“\"„]\s*([A-Z0-9][^“”\"\n]{0,80}?)\s*[”\"]")
+_MEANS = re.compile(
+    r"\s*[,)]?\s*(?:shall\s+|will\s+|also\s+|each\s+)?(?:means?\b|mean\s|has\s+the\s+meaning|have\s+the\s+meaning"
+    r"|shall\s+have\b|is\s+defined|are\s+defined|includes?\b|refers?\s+to|as\s+defined|:)")
+_CALLED = re.compile(r"(?:referred\s+to\s+(?:herein\s+|hereinafter\s+)?(?:collectively\s+)?as|hereinafter(?:\s+called)?"
+                     r"|called|known\s+as|defined\s+as)\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+_OR_QUOTE = re.compile(r"^\s*(?:,|or|and|and/or)\s*(?:the\s+|a\s+|an\s+)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    term: str
+    start: int
+    end: int  # of the quoted term, closing quote included
+    body: str  # what follows the term, for telling two definitions of it apart
+
+
+def _in_parentheses(before: str) -> bool:
+    """Does `before` end inside an open parenthesis begun shortly before: (the "X"), (each, a "X")."""
+    opened = before.rfind("(")
+    return opened >= 0 and opened > before.rfind(")") and len(before) - opened <= 60
+
+
+@lru_cache(maxsize=65536)
+def definitions_in(text: str) -> tuple[Definition, ...]:
+    out: list[Definition] = []
+    previous_end = None
+    for m in QUOTED.finditer(text):
+        term = m.group(1).strip().rstrip(",.;:")
+        if not term or len(term.split()) > 8 or not term[0].isupper():
+            continue
+        before, after = text[max(0, m.start() - 80):m.start()], text[m.end():m.end() + 60]
+        chained = previous_end is not None and _OR_QUOTE.match(text[previous_end:m.start()])
+        if _MEANS.match(after) or _in_parentheses(before) or _CALLED.search(before) or chained \
+                or text.strip(" \t\u00a0.:") == m.group(0).strip():
+            body = re.sub(r"\s+", " ", text[m.end():m.end() + 300]).strip().lower()
+            out.append(Definition(term, m.start(), m.end(), body))
+            previous_end = m.end()
+        else:
+            previous_end = None
+    return tuple(out)

@@ -1,0 +1,66 @@
+"""Run every check over the accepted view of every story, and tell which findings a pending tracked
+change caused (they are not there when every change is rejected)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .findings import KINDS, Finding
+from .numbering import check_numbering
+from .parties import ROLES, _TWO_WORD, check_parties
+from .placeholders import check_placeholders
+from .references import Targets, check_references
+from .terms import check_terms
+from .view import has_pending_changes, original_units, read_units
+
+_CACHE_LIMIT = 200_000
+
+
+class CheckSession:
+    """Checks one document again and again (after every edit): what was read from a paragraph's text
+    is kept, keyed by that text, so a run after an edit reads only the paragraphs that changed."""
+
+    def __init__(self):
+        self._cache: dict = {}
+
+    def run(self, reviewer) -> dict:
+        if len(self._cache) > _CACHE_LIMIT:
+            self._cache.clear()
+        units = read_units(reviewer)
+        before = None
+        if has_pending_changes(reviewer):
+            old_units = original_units(reviewer)
+            before = (set(f.key for f in self._findings(old_units, None)), Targets(old_units))
+        findings = self._findings(units, before[1] if before else None)
+        if before is not None:
+            for f in findings:
+                f.pending_change = f.pending_change or f.key not in before[0]
+        return {"findings": [f.to_json() for f in findings],
+                "counts": dict(Counter(f.kind for f in findings))}
+
+    def _findings(self, units, targets_before) -> list[Finding]:
+        out: list[Finding] = []
+        seen = set()
+
+        def emit(kind, text, unit, start, message, pending=False):
+            key = (kind, text, unit.block_id, start)
+            if key in seen:
+                return
+            seen.add(key)
+            out.append(Finding(kind, text, unit.block_id, unit.shown_label, unit.story, message, pending,
+                               (unit.story_index, unit.index, start, KINDS.index(kind))))
+
+        roles = ROLES | set(_TWO_WORD)
+        index = check_terms(units, self._cache, roles, emit)
+        spans = index.spans
+        check_parties(units, emit, set(index.definitions), lambda u: [(s, e) for _f, s, e in spans.get(u.index, ())])
+        check_references(units, emit, targets_before)
+        check_placeholders(units, emit)
+        check_numbering(units, emit)
+        out.sort(key=lambda f: f.order)
+        return out
+
+
+def check_document(reviewer) -> dict:
+    """{"findings": [...], "counts": {kind: n}}: every finding in document order (see findings.Finding)."""
+    return CheckSession().run(reviewer)
