@@ -30,15 +30,17 @@ class CheckSession:
         before = None
         if has_pending_changes(reviewer):
             old_units = original_units(reviewer)
-            before = (set(f.key for f in self._findings(old_units, None)), Targets(old_units))
-        findings = self._findings(units, before[1] if before else None)
+            before = (set(f.key for f in self.findings(old_units, None)), Targets(old_units))
+        findings = self.findings(units, before[1] if before else None)
         if before is not None:
             for f in findings:
                 f.pending_change = f.pending_change or f.key not in before[0]
         return {"findings": [f.to_json() for f in findings],
                 "counts": dict(Counter(f.kind for f in findings))}
 
-    def _findings(self, units, targets_before) -> list[Finding]:
+    def findings(self, units, targets_before=None) -> list[Finding]:
+        """The findings on these units (view.read_units), in document order; `targets_before`: the clause
+        numbers before the pending changes (references.Targets), to tell a reference a change broke."""
         out: list[Finding] = []
         seen = set()
 
