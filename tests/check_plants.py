@@ -117,7 +117,8 @@ def plant(kind: str, rng: random.Random, doc: Doc):
     if kind == "partyName":
         parties = [r for r in ROLES if r in index.definitions or sum(r in u.text for u in units) > 5]
         spots = [(u, m.start()) for u in units if u.story == "main" and not u.in_table
-                 for m in re.finditer(r"(?<=[a-z] )(?:" + "|".join(parties) + r")\b(?! [A-Z])", u.text)] if parties else []
+                 for m in re.finditer(r"(?:(?<=\bthe )|(?<=\bby )|(?<=\bto )|(?<=\bof ))(?:" + "|".join(parties)
+                                     + r")\b(?![ -]?[A-Z])", u.text)] if parties else []
         wrong = [r for r in WRONG_ROLES if not any(r in u.text for u in units)]
         if not spots or not wrong:
             return None
@@ -129,21 +130,17 @@ def plant(kind: str, rng: random.Random, doc: Doc):
 
 
 def _siblings(doc: Doc):
-    """Runs of three or more numbered paragraphs of one list level in a row: 2.1, 2.2, 2.3."""
-    runs, cur = [], []
+    """The numbered paragraphs of one list level under one parent, numbered 1, 2, 3 ... (three or more)."""
+    groups = defaultdict(list)
     for u in doc.units:
-        if not u.label or u.story != "main" or u.in_table:
-            continue
-        m = re.fullmatch(r"(\d+(?:\.\d+)*\.)?(\d+)\.?", u.label)
-        if cur and m and cur[-1][1] == (m.group(1), int(m.group(2)) - 1):
-            cur.append((u, (m.group(1), int(m.group(2)))))
-            continue
-        if len(cur) >= 3:
-            runs.append(cur)
-        cur = [(u, (m.group(1), int(m.group(2))))] if m else []
-    if len(cur) >= 3:
-        runs.append(cur)
-    return runs
+        m = re.fullmatch(r"(\d+(?:\.\d+)*\.)?(\d+)\.?", u.label or "")
+        if m and u.story == "main" and not u.in_table:
+            groups[(m.group(1), u.label.endswith("."), u.num_id)].append((u, (m.group(1), int(m.group(2)))))
+    return [g for g in groups.values() if len(g) >= 3 and [k for _u, (_p, k) in g] == list(range(1, len(g) + 1))]
+
+
+def _reindexed(units):
+    return [replace(u, index=i) for i, u in enumerate(units)]
 
 
 def _plant_number(kind, rng, doc: Doc):
@@ -153,20 +150,17 @@ def _plant_number(kind, rng, doc: Doc):
     run = rng.choice(runs)
     at = rng.randrange(1, len(run) - 1)
     units = list(doc.units)
-
-    def label(prefix, n, like):
-        return f"{prefix or ''}{n}" + ("." if like.endswith(".") else "")
-
     unit, (prefix, n) = run[at]
     if kind == "manualNumber":
         units[unit.index] = replace(unit, label=None, text=f"{unit.label} {unit.text}")
         return units, [("manualNumber", unit.label)]
-    step = 1 if kind == "numberingGap" else -1
+    if kind == "duplicateNumber":  # a paragraph numbered again as the one before it (typed, or a restart)
+        extra = replace(unit, block_id="PLANTED1", text="The parties acknowledge the foregoing.", heading=False)
+        return _reindexed(units[:unit.index + 1] + [extra] + units[unit.index + 1:]), [("duplicateNumber", unit.label)]
+    # a gap: this clause and the ones after it numbered one higher
     for u, (p, k) in run[at:]:
-        units[u.index] = replace(u, label=label(p, k + step, u.label))
-    # a following deeper level under a renumbered clause carries its number too (2.3 -> 2.4: 2.3.1 -> 2.4.1)
-    shown = label(prefix, n + step, unit.label)
-    return units, [(kind, shown)]
+        units[u.index] = replace(u, label=f"{p or ''}{k + 1}" + ("." if u.label.endswith(".") else ""))
+    return units, [(kind, units[unit.index].label)]
 
 
 def measure(count: int, seed: int = 30) -> dict:
@@ -188,7 +182,7 @@ def measure(count: int, seed: int = 30) -> dict:
         new = [f for f in doc.findings(units) if f.key not in doc.baseline]
         wanted = set(expected)
         planted[kind] += 1
-        if any((f.kind, f.text) == expected[0] for f in new):
+        if any((f.kind, f.text) == expected[0] or _follows(f, expected[:1]) for f in new):
             found[kind] += 1
         for f in new:
             if (f.kind, f.text) in wanted or _follows(f, expected):
@@ -207,7 +201,9 @@ def _follows(finding, expected) -> bool:
     """A finding the plant explains though it names it another way: the renumbered clause's own sub-numbers,
     a term's plural."""
     for kind, text in expected:
-        if finding.kind in ("numberingGap", "duplicateNumber", "manualNumber") and kind == finding.kind:
+        if kind == "numberingGap" and finding.kind == "brokenCrossReference":
+            return True  # the renumbered clauses' old numbers are gone: a reference to the last one now misses
+        if kind == "numberingGap" and finding.kind == "numberingGap" and finding.display_label == text:
             return True
         if finding.kind == kind and normal(finding.text).rstrip("s") == normal(text).rstrip("s"):
             return True

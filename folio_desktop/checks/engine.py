@@ -7,7 +7,7 @@ from collections import Counter
 
 from .findings import KINDS, Finding
 from .numbering import check_numbering
-from .parties import ROLES, _TWO_WORD, check_parties
+from .parties import _TWO_WORD, ROLES, check_parties
 from .placeholders import check_placeholders
 from .references import Targets, check_references
 from .terms import check_terms

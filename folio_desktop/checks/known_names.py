@@ -32,9 +32,13 @@ Hereby Hereto Hereof Herein Dollars Dollar Euro Euros Pounds Sterling Cents I II
 Ms. Dr. Ref Re Attn Attention Tel Fax Phone Telephone Facsimile Yes OK NA Counsel Esquire Annual Quarterly"""
 
 _WORDS = frozenset((_PLACES + " " + _TIME + " " + _INSTITUTIONS + " " + _DRAFTING).split())
+_PLACE_WORDS = frozenset((_PLACES + " " + _TIME).split())
 
 
 def is_known_name(phrase: str) -> bool:
     """Is every capitalised word of the phrase a place, a date word, an institution or drafting vocabulary?"""
     words = [w.rstrip(".,") for w in phrase.split() if w[:1].isupper()]
-    return bool(words) and (words[0] in _BRANDS or all(w in _WORDS for w in words))
+    # a name of several words is known when it is a place or a date ("New York", "United States") or a
+    # brand's; "Securities Act" is a term a contract defines
+    known = _WORDS if len(words) == 1 else _PLACE_WORDS
+    return bool(words) and (words[0] in _BRANDS or all(w in known for w in words))

@@ -59,7 +59,7 @@ def references_in(text: str) -> tuple:
         rest = re.sub(r"\([A-Z][^()]{0,60}\)", lambda x: " " * len(x.group()), m.group(3))
         for n in _MORE.finditer(rest):
             numbers.append((n.group(), m.start(3) + n.start(), m.start(3) + n.end()))
-        for number, start, end in numbers:
+        for number, _start, end in numbers:
             lead = re.match(r"\d+", number)
             if lead and int(lead.group()) >= 100:
                 continue  # a statute's or a regulation's section (1202, 409A), not a clause of a contract

@@ -15,7 +15,6 @@ from .definitions import definitions_in
 from .known_names import is_known_name
 from .words import capital_runs, is_capitalised, levenshtein, run_in_heading_end, strip_possessive
 
-
 _POINTER = re.compile(r"^[\s,)]*(?:shall\s+|will\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined\s+in|as\s+defined\s+in)")
 
 
@@ -95,19 +94,24 @@ def candidates(units, index: TermIndex) -> dict[str, list]:
     for unit in units:
         if _heading_like(unit):
             continue
-        covered = [(s, e) for _form, s, e in index.spans.get(unit.index, ())]
-        covered.append((0, run_in_heading_end(unit.text)))
+        # a run is cut where a defined term of several words stands; a one-word term inside a longer
+        # capitalised name stays part of it ("Gross Asset Value" with "Value" defined is not a use of it)
+        spans = index.spans.get(unit.index, ())
+        cut = [(s, e) for form, s, e in spans if " " in form]
+        single = [(s, e) for form, s, e in spans if " " not in form]
+        cut.append((0, run_in_heading_end(unit.text)))
         for run in capital_runs(unit.text):
             piece: list = []
             for tok in [*run, None]:
-                if tok is not None and not any(s <= tok[1] < e for s, e in covered):
+                if tok is not None and not any(s <= tok[1] < e for s, e in cut):
                     piece.append(tok)
                     continue
                 while piece and not is_capitalised(piece[-1][0]):
                     piece.pop()
                 while piece and not is_capitalised(piece[0][0]):
                     piece.pop(0)
-                if piece and piece[0][3]:
+                own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
+                if piece and piece[0][3] and own:
                     phrase = unit.text[piece[0][1]:piece[-1][2]]
                     found[strip_possessive(phrase)].append((unit, piece[0][1]))
                 piece = []
