@@ -53,7 +53,8 @@ def _mid(text: str, start: int) -> bool:
 
 def _sentence_spot(rng, doc: Doc):
     """A body paragraph of running text, and a place between two words in it."""
-    body = [u for u in doc.units if u.story == "main" and len(u.text.split()) > 25 and not u.in_table]
+    body = [u for u in doc.units if u.story == "main" and len(u.text.split()) > 25 and not u.in_table
+            and re.search(r"(?<=[a-z]) (?=[a-z])", u.text)]
     unit = rng.choice(body)
     spaces = [m.start() for m in re.finditer(r"(?<=[a-z]) (?=[a-z])", unit.text)]
     return unit, rng.choice(spaces)
