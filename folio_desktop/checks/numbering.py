@@ -86,6 +86,24 @@ def _sequence(units, emit) -> None:
                  f"The numbering jumps to {label}: {missing} number{'s' if missing > 1 else ''} missing before it.")
 
 
+_TOC_LINE = re.compile(r"\t\s*\d+\s*$")  # a table of contents' line ends in its page number
+
+
+def _continues(units, i, typed) -> bool:
+    """Does the typed number come next after the last number Word showed in its shape, with no typed number
+    of that shape between (Word's 1., 2., then "3.")?"""
+    for shape, value, prefix in _shapes(typed):
+        for unit in reversed(units[:i]):
+            same = [s for s in _shapes(unit.label) if s[0] == shape] if unit.label else []
+            if same:
+                if same[0][1] + 1 == value and same[0][2] == prefix:
+                    return True
+                break
+            if unit.typed_number and any(s[0] == shape for s in _shapes(unit.typed_number)):
+                break
+    return False
+
+
 def _manual(units, emit) -> None:
     """A typed number where the paragraphs around are numbered by Word in the same shape."""
     positions = [i for i, u in enumerate(units) if u.label]
@@ -99,11 +117,15 @@ def _manual(units, emit) -> None:
         if not shapes:
             continue
         if unit.label:
-            emit("manualNumber", typed, unit, 0,
-                 f"“{typed}” is typed before the number Word already shows ({unit.label}).")
+            # "2.5.2  2.5.2 The expenses": the number typed again; "(c) (i) the Fund ...": an inline list
+            if typed.rstrip(".") == unit.label.rstrip("."):
+                emit("manualNumber", typed, unit, 0,
+                     f"“{typed}” is typed before the number Word already shows ({unit.label}).")
+            continue
+        if _TOC_LINE.search(unit.text):
             continue
         k = bisect.bisect_left(positions, i)
         near = [units[positions[j]] for j in (k - 1, k) if 0 <= j < len(positions) and abs(positions[j] - i) <= 12]
-        if any(shapes & {s[0] for s in _shapes(u.label)} for u in near):
+        if any(shapes & {s[0] for s in _shapes(u.label)} for u in near) or _continues(units, i, typed):
             emit("manualNumber", typed, unit, 0,
                  f"“{typed}” is typed as text in a list that Word numbers automatically.")

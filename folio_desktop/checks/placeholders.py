@@ -20,6 +20,10 @@ PLACEHOLDER = re.compile(
     r"|_{4,}"  # a blank line in running text
     , re.I)
 _SIGNATURE_LINE = re.compile(r"^\s*(?:Print(?:ed)?\s+)?(?:Name|Title|Date|Address|E-?mail)\s*:\s*_*\s*$", re.I)
+_BRACKETED = re.compile(r"\$?\[[^\[\]\n]{1,200}\]")
+# footnote marks as the text shows them, and the page markers every form carries
+_NOT_A_BLANK = re.compile(r"\[\^\d+\]|\[sic\]|\[(?:signature pages? follows?|remainder of page intentionally left blank\.?)\]",
+                          re.I)
 _ROMAN_BEFORE = re.compile(r"(?:article|section|chapter|part|schedule)\s*$", re.I)
 _W = "{" + W_NS + "}"
 
@@ -32,11 +36,16 @@ def placeholders_in(text: str) -> tuple:
         found = m.group()
         if found.upper().startswith("XX") and _ROMAN_BEFORE.search(text[:m.start()]):
             continue  # Article XX: a number
-        if found.startswith("[") and found[1:-1].strip() and found[1:-1].strip().isdigit():
-            continue
         if found.startswith("_") and re.match(r"^\s*By\s*:\s*$", text[:m.start()], re.I):
             continue  # the line a party signs on
         out.append((found.strip(), m.start()))
+    taken = [(start, start + len(found)) for found, start in out]
+    for m in _BRACKETED.finditer(text):
+        # a model form brackets whatever is left to settle: [50], [thirty (30)], [, the Prior Funds]
+        if not any(s <= m.start() < e for s, e in taken) and not _NOT_A_BLANK.fullmatch(m.group()) \
+                and not (m.group() in ("[s]", "[es]") and m.start() and text[m.start() - 1].isalpha()):
+            out.append((m.group(), m.start()))
+    out.sort(key=lambda x: x[1])
     if _SIGNATURE_LINE.match(text) and not out:
         out.append((text.strip(), 0))
     return tuple(out)

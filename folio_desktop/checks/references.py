@@ -18,8 +18,8 @@ REFERENCE = re.compile(
 _MORE = re.compile(_NUM + "|" + _SINGLE)
 _ELSEWHERE = re.compile(r"^\s*(?:of|in|under|to)\s+(?:the\s+|any\s+|such\s+|each\s+|its\s+|their\s+|an?\s+)?"
                         r"(?!this\b|these\b|hereof\b|herein\b)[A-Za-z]", re.I)
-# "Code Section 1202", "Act Section 5": a statute's section
-_STATUTE = re.compile(r"\b(?:Code|Act|Regulations?|Rules?|Treas\.?|U\.S\.C\.?|CFR|C\.F\.R\.)\s*$")
+# "Code Section 1202", "Act Section 5": a statute's section; "Form 1065, Schedule K-1": a tax form's
+_STATUTE = re.compile(r"\b(?:Code|Act|Regulations?|Rules?|Treas\.?|U\.S\.C\.?|CFR|C\.F\.R\.|Forms?\s+\d+[A-Z-]*,?)\s*$")
 _ATTACHMENTS = ("schedule", "exhibit", "annex", "appendix")
 
 
