@@ -8,12 +8,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-QUOTED = re.compile(r"[“\"„]\s*([A-Z0-9][^“”\"\n]{0,80}?)\s*[”\"]")
+QUOTED = re.compile(r"[“\"„]\s*(\[?[A-Z0-9][^“”\"\n]{0,80}?)\s*[”\"]")
 _MEANS = re.compile(
     r"\s*[,)]?\s*(?:shall\s+|will\s+|also\s+|each\s+)?(?:means?\b|mean\s|has\s+the\s+meaning|have\s+the\s+meaning"
-    r"|shall\s+have\b|is\s+defined|are\s+defined|includes?\b|refers?\s+to|as\s+defined|:)")
-_CALLED = re.compile(r"(?:referred\s+to\s+(?:herein\s+|hereinafter\s+)?(?:collectively\s+)?as|hereinafter(?:\s+called)?"
-                     r"|called|known\s+as|defined\s+as)\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+    r"|shall\s+have\b|is\s+defined|are\s+defined|includes?\b|refers?\s+to|as\s+defined|(?:as\s+)?described\s+in"
+    r"|provides\b|allows\b|shall\s+apply|:)")
+_CALLED = re.compile(r"(?:referred\s+to\s+(?:in\s+this\s+\w+\s+|herein\s+|hereinafter\s+)?(?:collectively\s+)?as"
+                     r"|hereinafter(?:\s+called)?|called|known\s+as|defined\s+as|designated\s+as\s+the|\bare|the\s+term)"
+                     r"\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+_AND_QUOTE = re.compile(r"^\s*(?:,|and|or)\s*[“\"]")
 _OR_QUOTE = re.compile(r"^\s*(?:,|or|and|and/or)\s*(?:the\s+|a\s+|an\s+)?$")
 
 
@@ -28,7 +31,8 @@ class Definition:
 def _in_parentheses(before: str) -> bool:
     """Does `before` end inside an open parenthesis begun shortly before: (the "X"), (each, a "X")."""
     opened = before.rfind("(")
-    return opened >= 0 and opened > before.rfind(")") and len(before) - opened <= 60
+    return opened >= 0 and opened > before.rfind(")") and len(before) - opened <= 60 and \
+        not re.search(r"\bas\s+(?:an?\s+)?$", before)
 
 
 @lru_cache(maxsize=65536)
@@ -36,11 +40,17 @@ def definitions_in(text: str) -> tuple[Definition, ...]:
     out: list[Definition] = []
     previous_end = None
     for m in QUOTED.finditer(text):
-        term = m.group(1).strip().rstrip(",.;:")
+        term = m.group(1).replace("[", "").replace("]", "").strip().rstrip(",.;:")
         if not term or len(term.split()) > 8 or not term[0].isupper():
             continue
         before, after = text[max(0, m.start() - 80):m.start()], text[m.end():m.end() + 60]
         chained = previous_end is not None and _OR_QUOTE.match(text[previous_end:m.start()])
+        # "Net Income" and "Net Loss" means: the first takes its meaning from the verb after the second
+        nxt = QUOTED.match(text, m.end() + len(_AND_QUOTE.match(text[m.end():]).group()) - 1) \
+            if _AND_QUOTE.match(text[m.end():]) else None
+        chained = chained or (nxt is not None and _MEANS.match(text[nxt.end():nxt.end() + 60]))
+        # a quoted term opening its own paragraph or bullet: •"Server Software" provides ...
+        chained = chained or (not text[:m.start()].strip(" \t•·-–\u00a0") and _MEANS.match(after))
         if _MEANS.match(after) or _in_parentheses(before) or _CALLED.search(before) or chained \
                 or text.strip(" \t\u00a0.:") == m.group(0).strip():
             body = re.sub(r"\s+", " ", text[m.end():m.end() + 300]).strip().lower()

@@ -93,7 +93,8 @@ def _continues(units, i, typed) -> bool:
     """Does the typed number come next after the last number Word showed in its shape, with no typed number
     of that shape between (Word's 1., 2., then "3.")?"""
     for shape, value, prefix in _shapes(typed):
-        for unit in reversed(units[:i]):
+        for j in range(i - 1, max(-1, i - 200), -1):  # a list's next number sits within a few pages
+            unit = units[j]
             same = [s for s in _shapes(unit.label) if s[0] == shape] if unit.label else []
             if same:
                 if same[0][1] + 1 == value and same[0][2] == prefix:

@@ -36,6 +36,8 @@ def placeholders_in(text: str) -> tuple:
         found = m.group()
         if found.upper().startswith("XX") and _ROMAN_BEFORE.search(text[:m.start()]):
             continue  # Article XX: a number
+        if _NOT_A_BLANK.fullmatch(found.strip()):
+            continue
         if found.startswith("_") and re.match(r"^\s*By\s*:\s*$", text[:m.start()], re.I):
             continue  # the line a party signs on
         out.append((found.strip(), m.start()))
