@@ -137,8 +137,9 @@ def _run_text(el) -> str:
 
 
 # what a run or revision may hold and still hold nothing a reader sees
+# (a comment's reference mark included: deleting the comment would leave the mark empty)
 _NOTHING = {_W + t for t in ("rPr", "proofErr", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd",
-                             "lastRenderedPageBreak", "permStart", "permEnd")}
+                             "commentReference", "lastRenderedPageBreak", "permStart", "permEnd")}
 
 
 def holds_nothing(el) -> bool:
