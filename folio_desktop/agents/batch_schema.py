@@ -26,6 +26,15 @@ _CONTRACT_OVERRIDES = {
         "fontSizePt": {"type": ["number", "null"], "exclusiveMinimum": 0, "multipleOf": 0.5},
         "color": {"type": ["string", "null"], "pattern": "^#?[0-9A-Fa-f]{6}$"}}},
     "suggestionId": {"type": "string"},
+    # a bare "inherit" / "none" is the request itself; newList takes the new list's `level`
+    "numbering": {"oneOf": [
+        {"type": "string", "enum": ["inherit", "none"]},
+        {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": {
+            "kind": {"enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
+            "ilvl": {"type": "integer", "minimum": 0, "maximum": 8},
+            "level": {"type": "integer", "minimum": 0, "maximum": 8},
+            "numId": {"type": "integer", "minimum": 1},
+            "format": {"enum": ["numbered", "bullet"]}}}]},
     "styleId": {"type": ["string", "null"], "minLength": 1},
 }
 

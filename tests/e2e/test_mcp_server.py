@@ -151,3 +151,49 @@ def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused
     shutil.copy(PILOT, src)
     one_call(src, out, "add_comment", {"blockId": block, "text": "Fresh start"}, "--overwrite")
     assert [c.text for c in DocxReviewer.open(out).get_comments(author="Claude")] == ["Fresh start"]
+
+
+READS = {"read_document", "get_document_outline", "read_section", "list_stories", "read_story", "find_text",
+         "read_comments", "read_changes"}
+
+
+def check_annotations(tools) -> None:
+    """What every client is told besides the schema: a title for people, and the MCP hints by which it
+    auto-approves reads and asks before a tool that changes the file's state directly."""
+    for tool in tools:
+        hints = tool.annotations
+        assert tool.title and hints is not None and hints.title == tool.title, tool.name
+        assert hints.open_world_hint is False, tool.name
+    by_name = {t.name: t.annotations for t in tools}
+    for name in READS & set(by_name):
+        assert by_name[name].read_only_hint is True and by_name[name].destructive_hint is False, name
+    for name in ("suggest_changes", "add_comment", "reply_comment"):  # proposals: nothing is lost
+        assert (by_name[name].read_only_hint, by_name[name].destructive_hint) == (False, False), name
+    assert (by_name["resolve_comment"].read_only_hint, by_name["resolve_comment"].destructive_hint) == (False, True)
+    assert by_name["suggest_changes"].idempotent_hint is False and by_name["resolve_comment"].idempotent_hint is True
+
+
+def test_tools_carry_titles_and_hints_and_an_unknown_name_lists_only_the_tools_served(tmp_path):
+    src = tmp_path / "pilot.docx"
+    shutil.copy(PILOT, src)
+
+    async def session():
+        async with stdio_client(serve(src, "--save-to", str(tmp_path / "out.docx"))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                tools = (await s.list_tools()).tools
+                check_annotations(tools)
+                titles = {t.name: t.title for t in tools}
+                assert titles["resolve_comment"] == "Resolve or reopen a comment"
+                assert titles["find_text"] == "Find text"
+                served = [t.name for t in tools]
+                assert len(served) == 12
+                unknown = await s.call_tool("delete_everything", {})
+                assert unknown.is_error
+                assert unknown.content[0].text == f'Unknown tool "delete_everything". Valid tools: {", ".join(served)}.'
+                for live_only in ("read_page", "read_selection", "scroll_to_block", "show_in_document"):
+                    assert live_only not in unknown.content[0].text
+                # a live-view tool by name is still told why it is not here
+                page = await s.call_tool("read_page", {"page": 1})
+                assert page.is_error and "open in the folio-desktop window" in page.content[0].text
+    run(session)

@@ -287,3 +287,21 @@ def test_a_restarted_launcher_finds_the_edits_made_through_the_one_before(shared
         assert second.result("find_text", {"query": "Trial Period"})["matches"]
     finally:
         second.close()
+
+
+def test_the_windows_tools_carry_titles_and_hints_and_an_unknown_name_lists_the_sixteen(shared, qtbot):
+    from test_mcp_server import check_annotations
+
+    window, _, connect = shared
+    client = connect()
+    tools = client.run("list_tools").tools
+    check_annotations(tools)
+    hints = {t.name: t.annotations for t in tools}
+    assert hints["read_page"].read_only_hint is True and hints["read_selection"].read_only_hint is True
+    assert hints["show_in_document"].destructive_hint is False
+    unknown = client.call("delete_everything", {})
+    assert unknown.is_error
+    assert unknown.content[0].text == \
+        f'Unknown tool "delete_everything". Valid tools: {", ".join(t.name for t in tools)}.'
+    assert len(tools) == 16 and "read_page" in unknown.content[0].text  # the window serves the live-view tools
+    assert not [e for e in window.audit.entries if e.get("tool") == "delete_everything"]
