@@ -17,7 +17,9 @@ HARD_LIMIT = 100_000  # no result is ever larger, whatever the arguments ask for
 ENVELOPE_RESERVE = 1_500  # room kept for the result's own keys (totals, cursor, notes)
 MIN_TEXT = 2_000  # a single item larger than a page keeps at least this much of its text
 
-BUDGET_WORDS = "at most 40,000 characters (~10k tokens) a call; `truncated` means more follows"
+# said once, in read_document's description, for every paged read
+PAGED_WORDS = ("Every read is paged (at most ~10k tokens a call): `truncated` means more follows; continue with "
+               "the cursor it gives (nextAfterBlockId as afterBlockId, nextOffset as offset); totals count all.")
 
 
 def json_size(value: Any) -> int:

@@ -11,28 +11,29 @@ DEFAULT_TYPES = tuple(t for t in OPERATION_TYPES if t not in ("commentOnBlock", 
 TEXT_LIMIT = 100_000
 AGGREGATE_LIMIT = 2_000_000
 
+# what each type does, in the fewest words that keep its rule (the model reads them on every request)
 SUMMARIES = {
-    "replaceInBlock": "replace an exact text match inside one block (`find` -> `replace`)",
-    "replaceRange": "replace the text covered by a `range` copied from find_text",
-    "commentOnRange": "attach a comment to a `range` copied from find_text",
-    "formatRange": "toggle bold, italic, or underline on a `range` copied from find_text",
-    "insertAfterBlock": "insert a new paragraph after a block",
-    "insertBeforeBlock": "insert a new paragraph before a block",
-    "replaceBlock": "replace one block's entire text",
-    "deleteBlock": "delete one block",
-    "splitBlock": "split one block into two paragraphs at an `offset`",
-    "mergeBlockWithNext": "join one block with the paragraph after it",
-    "setBlockParagraphProperties": "change a block's paragraph style, alignment, spacing, indentation or numbering",
-    "insertTable": "insert a table of `rows` beside a block",
-    "deleteTable": "delete the table containing a cell block",
-    "commentOnBlock": "attach a comment to one block, optionally quoting text within it",
-    "insertSignatureTable": "insert a side-by-side signature table for the given `parties`",
-    "insertTableRow": "insert a row beside the row containing a cell block",
-    "deleteTableRow": "delete the row containing a cell block",
-    "insertTableColumn": "insert a column beside the column containing a cell block",
-    "deleteTableColumn": "delete the column containing a cell block",
-    "mergeTableCells": "merge table cells from a cell block to `endBlockId`, or `rowCount` rows downward",
-    "splitTableCell": "split a previously merged table cell",
+    "replaceInBlock": "`find` exact text in a block -> `replace`",
+    "replaceRange": "replace a `range` from find_text",
+    "commentOnRange": "comment on a `range` from find_text",
+    "formatRange": "set bold, italic or underline on a `range` from find_text",
+    "insertAfterBlock": "a new paragraph after a block",
+    "insertBeforeBlock": "a new paragraph before a block",
+    "replaceBlock": "a block's whole text",
+    "deleteBlock": "a whole block",
+    "splitBlock": "into two paragraphs at `offset`",
+    "mergeBlockWithNext": "join a block with the next paragraph",
+    "setBlockParagraphProperties": "a block's `properties`",
+    "insertTable": "`rows` beside a block",
+    "deleteTable": "the table holding a cell block",
+    "commentOnBlock": "comment on a block, or a `quote` in it",
+    "insertSignatureTable": "a side-by-side signature table for `parties`",
+    "insertTableRow": "beside the row holding a cell block",
+    "deleteTableRow": "the row holding a cell block",
+    "insertTableColumn": "beside the column holding a cell block",
+    "deleteTableColumn": "the column holding a cell block",
+    "mergeTableCells": "from a cell block to `endBlockId`, or `rowCount` rows down",
+    "splitTableCell": "a merged cell back into cells",
 }
 
 
@@ -109,26 +110,24 @@ def describe_suggest_changes_capabilities(options=None) -> str:
     if structural:
         parts = []
         if any(t.startswith("insert") for t in structural):
-            parts.append("set `pageBreakBefore: true` on an insert to start a new page")
-        parts.append("set `styleId` on " + ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
-                                            else "replaceBlock" if "replaceBlock" in structural else "an insert")
-                     + " to apply a paragraph style such as a clause heading")
-        parts.append("never emit directive markers or markdown syntax as paragraph text")
+            parts.append("`pageBreakBefore: true` on an insert starts a new page")
+        parts.append("`styleId` on " + ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
+                                        else "replaceBlock" if "replaceBlock" in structural else "an insert")
+                     + " applies a paragraph style, e.g. a clause heading")
+        parts.append("text is plain: no markdown or directive markers")
         lines.append("Structural edits: " + "; ".join(parts) + ".")
     if "insertSignatureTable" in types:
-        lines.append("Signature blocks: use insertSignatureTable with `parties`; never draw signature blocks "
-                     "from paragraphs of underscores.")
+        lines.append("Draw signature blocks with insertSignatureTable, never with paragraphs of underscores.")
     if "formatRange" not in types:
         lines.append("This surface cannot change run formatting (fonts, bold, italic, underline, size, colour, "
                      "alignment, spacing, list style); do not promise formatting changes.")
-    lines.append(f"Limits: at most {opts.max_operations} operations per call (batch larger edits across calls); "
-                 f"each text field at most {TEXT_LIMIT:,} characters.")
+    lines.append(f"Limits: at most {opts.max_operations} operations per call (batch more across calls); each text "
+                 f"at most {TEXT_LIMIT:,} characters.")
     if opts.review_meta == "required":
-        lines.append("Review metadata: every operation must set `severity` (low, medium, high) and a short `area`.")
+        lines.append("Every operation must set `severity` (low, medium, high) and a short `area`.")
     else:
-        lines.append("Review metadata: set `severity` (low, medium, high) and a short `area` when the edit is part "
-                     "of a structured review.")
+        lines.append("Set `severity` and a short `area` when the edit is part of a structured review.")
     if opts.document_version is not None:
-        lines.append("Document version: pass `documentVersion` exactly as given in the schema; the whole batch is "
-                     "skipped when the document has moved on.")
+        lines.append("Pass `documentVersion` exactly as the schema gives it; the whole batch is skipped when the "
+                     "document has moved on.")
     return "\n".join(lines)
