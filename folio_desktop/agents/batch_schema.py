@@ -17,6 +17,7 @@ from ..docx.editing.contract import (
 )
 from .definitions import _OP_PROPERTIES
 
+
 def _shape(properties: dict, required=()) -> dict:
     out = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:

@@ -67,11 +67,10 @@ SECTION_HANDLE = _copied("get_document_outline")
 STORY_HANDLE = _copied("list_stories")
 TEXT_RANGE = _copied("find_text (a match's range)")
 SCOPED_HANDLE = _copied("get_document_outline (section) or list_stories (story)")
-PRECONDITION = {"type": "object", "description": "{blockTextHash}: the block's hash as you read it; skipped if the "
-                                                 "block changed since"}
+PRECONDITION = {"type": "object", "description": "{blockTextHash}"}
 _ALIGN = _enum("left", "center", "right", "both", "justify", "start", "end", "distribute")
-_PROPERTIES = ("{styleId, alignment, listLevel 0-8, outlineLevel 0-9, spacing, indentation, numbering}, each as on "
-               "an insert")
+_PROPERTIES = ("{styleId, alignment, listLevel, outlineLevel 0-9, spacing, indentation, numbering}; the same shape for "
+               "first/second/mergedParagraphProperties")
 
 # every operation property the model may send, by contract key; the contract's full shapes of the nested
 # objects are in batch_schema.py (for hosts): the model reads their keys here and the parser says what is wrong
@@ -87,31 +86,29 @@ _OP_PROPERTIES = {
     "comment": _str("the reason, attached as a comment"),
     "formatting": {"type": "object", "description": "{bold, italic, underline}: true or false"},
     "text": _str("the paragraph's text"),
-    "inheritFormatting": _bool("copy the anchor's formatting (default true)"),
+    "inheritFormatting": _bool("default true"),
     "alignment": _ALIGN,
     "spacing": {"type": "object", "description": "twips: {spaceBefore, spaceAfter, lineSpacing (240 = single), "
-                                                 "lineSpacingRule auto|exact|atLeast, beforeAutospacing, "
-                                                 "afterAutospacing}"},
+                                                 "lineSpacingRule auto|exact|atLeast, before/afterAutospacing}"},
     "listLevel": _int(None, 0, 8),
-    "moveId": _str("the same on a deleteBlock and an insert: a tracked move"),
+    "moveId": _str("pairs a deleteBlock and an insert as a move"),
     "pageBreakBefore": _bool(),
-    "styleId": _str("a paragraph style the document defines"),
+    "styleId": _str(),
     "lineBreakMode": _enum("paragraph", "inline"),
     "formattingScope": _enum("firstParagraph", "allParagraphs"),
     "hardPageBreak": {"type": "object", "description": "a page break before the text: {clear: none|left|right|all}"},
     "indentation": {"type": "object", "description": "twips: {left, right, firstLine, hanging}"},
     "numbering": {"type": "object", "description": "{kind: inherit|none|levelOnly|reference|newList, ilvl 0-8, "
                                                    "numId, format: numbered|bullet}"},
-    "preserveFormatting": _bool("keep the block's formatting (default true)"),
-    "offset": _int("UTF-16 offset in the block's text", 0),
+    "preserveFormatting": _bool("default true"),
+    "offset": _int("UTF-16 units", 0),
     "separator": _str("text at the split or join point"),
-    "firstParagraphProperties": {"type": "object", "description": "as `properties`, for the first half"},
-    "secondParagraphProperties": {"type": "object", "description": "as `properties`, for the second half"},
-    "mergedParagraphProperties": {"type": "object", "description": "as `properties`, for the joined paragraph"},
-    "properties": {"type": "object", "description": _PROPERTIES, "minProperties": 1},
+    "firstParagraphProperties": {"type": "object"},  # these three: as `properties` (its description says so)
+    "secondParagraphProperties": {"type": "object"},
+    "mergedParagraphProperties": {"type": "object"},
+    "properties": {"type": "object", "description": _PROPERTIES, "minProperties": 1},  # said once, here
     "position": _enum("after", "before"),
-    "rows": {"type": "array", "minItems": 1, "items": {"type": "array", "minItems": 1, "items": {"type": "string"}},
-             "description": "rows of cell texts"},
+    "rows": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "description": "cell texts"},
     "quote": _str("text within the block to anchor the comment on", 1),
     "parties": {"type": "array", "items": {"type": "object", "description": "{name, signatory, title}"}},
     "cellTexts": {"type": "array", "maxItems": 256, "items": {"type": "string"}},
@@ -150,18 +147,17 @@ def _suggest_changes_schema(opts) -> dict:
 def get_tool_definitions(options=None) -> list[dict]:
     """[{name, description, inputSchema}] for the 16 tools (suggest_changes shaped by the options)."""
     opts = coerce_options(options)
-    after = _str("the nextAfterBlockId of the previous page")
+    after = _str()  # the paging cursor: read_document's description says how, once
     max_blocks = _int("default 100", 1, 200)
-    view = {**_enum(*VIEWS), "description": "redline: also `redline`, the text with <ins>/<del>/<comment> marks"}
-    offset = _int("the nextOffset of the previous page", 0)
+    view = _enum(*VIEWS)
+    offset = _int()
     defs = [
         ("read_document", "Read the main text as blocks, in order. " + PAGED_WORDS + " For a long contract start "
          "from get_document_outline and read_section. " + FIELD_WORDS + " " + UNTRUSTED_WORDS,
          _obj({"afterBlockId": after, "maxBlocks": max_blocks, "view": view})),
-        ("get_document_outline", "The headings, each with a handle for read_section and find_text (its "
-         "headingBlockId is the heading's block id), displayLabel, text (a clause styled as a heading shows its "
-         "first words, ending in …) and, live, page. Levels 1-3 by default, fewer when they would not fit (maxDepth "
-         "and note say so).",
+        ("get_document_outline", "The headings, each with a handle for read_section and find_text (headingBlockId "
+         "is the heading's block id), clause number and title (first words, ending in …, for a clause styled as a "
+         "heading); levels 1-3, fewer when they would not fit (note says so).",
          _obj({"maxDepth": _int("deepest level (default 3)", 1, 9), "afterBlockId": after})),
         ("read_section", "Read one section: its heading and every block under it, as read_document gives them.",
          _obj({"handle": SECTION_HANDLE, "maxBlocks": max_blocks, "afterBlockId": after, "view": view}, ["handle"])),

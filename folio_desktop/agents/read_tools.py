@@ -13,7 +13,7 @@ from ..docx.reading.outline import SectionResolution, decode_section_handle, out
 from ..docx.reading.search import MAX_MATCHES, MAX_QUERY, find_in_blocks, find_in_story
 from ..docx.reading.views import block_line
 from .bridges import story_key
-from .paging import RESULT_BUDGET, clip, json_size, take_page
+from .paging import PAGE_BUDGET, RESULT_BUDGET, clip, json_size, take_page
 from .projection import VIEWS, BlockReader
 from .read_views import Listing, changes, comment_threads, kept, matches
 from .tool_args import ToolError, choice_arg, int_arg, refuse_unknown, require_object, str_arg
@@ -141,7 +141,7 @@ def _default_depth(entries, depth: int) -> tuple[int, str | None]:
         if entry.level <= depth:
             sizes[entry.level] = sizes.get(entry.level, 0) + json_size(outline_entry_json(entry, None, False))
     chosen = depth
-    while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > RESULT_BUDGET * 0.9:
+    while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > PAGE_BUDGET * 0.9:
         chosen -= 1
     if chosen == depth:
         return depth, None

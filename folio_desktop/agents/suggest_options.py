@@ -11,30 +11,43 @@ DEFAULT_TYPES = tuple(t for t in OPERATION_TYPES if t not in ("commentOnBlock", 
 TEXT_LIMIT = 100_000
 AGGREGATE_LIMIT = 2_000_000
 
-# what each type does, in the fewest words that keep its rule (the model reads them on every request)
+# what each type needs beyond its name, in the fewest words that keep the rule (the model reads them on every
+# request); neighbouring types with the same words are listed together, a type whose name says it all stands bare
 SUMMARIES = {
     "replaceInBlock": "`find` exact text in a block -> `replace`",
-    "replaceRange": "replace a `range` from find_text",
-    "commentOnRange": "comment on a `range` from find_text",
-    "formatRange": "set bold, italic or underline on a `range` from find_text",
-    "insertAfterBlock": "a new paragraph after a block",
-    "insertBeforeBlock": "a new paragraph before a block",
-    "replaceBlock": "a block's whole text",
-    "deleteBlock": "a whole block",
-    "splitBlock": "into two paragraphs at `offset`",
-    "mergeBlockWithNext": "join a block with the next paragraph",
-    "setBlockParagraphProperties": "a block's `properties`",
+    "replaceRange": "a `range` copied from find_text",
+    "commentOnRange": "a `range` copied from find_text",
+    "formatRange": "bold, italic or underline on a `range` from find_text",
+    "insertAfterBlock": "a new paragraph",
+    "insertBeforeBlock": "a new paragraph",
+    "replaceBlock": "",
+    "deleteBlock": "",
+    "splitBlock": "at `offset`",
+    "mergeBlockWithNext": "",
+    "setBlockParagraphProperties": "`properties`",
     "insertTable": "`rows` beside a block",
-    "deleteTable": "the table holding a cell block",
-    "commentOnBlock": "comment on a block, or a `quote` in it",
-    "insertSignatureTable": "a side-by-side signature table for `parties`",
-    "insertTableRow": "beside the row holding a cell block",
-    "deleteTableRow": "the row holding a cell block",
-    "insertTableColumn": "beside the column holding a cell block",
-    "deleteTableColumn": "the column holding a cell block",
+    "deleteTable": "at a cell block",
+    "commentOnBlock": "optionally on a `quote` in the block",
+    "insertSignatureTable": "for `parties`",
+    "insertTableRow": "at a cell block",
+    "deleteTableRow": "at a cell block",
+    "insertTableColumn": "at a cell block",
+    "deleteTableColumn": "at a cell block",
     "mergeTableCells": "from a cell block to `endBlockId`, or `rowCount` rows down",
-    "splitTableCell": "a merged cell back into cells",
+    "splitTableCell": "a merged cell",
 }
+
+
+def summary_line(types) -> str:
+    """`Supported operations: a, b (what they need); c; ...`: each type once, in contract order."""
+    groups: list[tuple[list[str], str]] = []
+    for t in types:
+        if groups and groups[-1][1] == SUMMARIES[t] and SUMMARIES[t]:
+            groups[-1][0].append(t)
+        else:
+            groups.append(([t], SUMMARIES[t]))
+    return "Supported operations: " + "; ".join(", ".join(names) + (f" ({words})" if words else "")
+                                                for names, words in groups) + "."
 
 
 class InvalidSuggestChangesOptionsError(ValueError):
@@ -105,16 +118,15 @@ def describe_suggest_changes_capabilities(options=None) -> str:
     """The plain-language capability paragraph that closes the suggest_changes description."""
     opts = coerce_options(options)
     types = opts.operation_types
-    lines = ["Supported operations: " + "; ".join(f"{t} ({SUMMARIES[t]})" for t in types) + "."]
+    lines = [summary_line(types)]
     structural = [t for t in ("insertAfterBlock", "insertBeforeBlock", "replaceBlock") if t in types]
     if structural:
-        parts = []
+        parts = ["text is plain (no markdown or directive markers)"]
         if any(t.startswith("insert") for t in structural):
-            parts.append("`pageBreakBefore: true` on an insert starts a new page")
-        parts.append("`styleId` on " + ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
-                                        else "replaceBlock" if "replaceBlock" in structural else "an insert")
-                     + " applies a paragraph style, e.g. a clause heading")
-        parts.append("text is plain: no markdown or directive markers")
+            parts.append("`pageBreakBefore` starts a new page")
+        where = ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
+                 else "replaceBlock" if "replaceBlock" in structural else "an insert")
+        parts.append(f"`styleId` on {where} sets a paragraph style the document defines, e.g. a clause heading")
         lines.append("Structural edits: " + "; ".join(parts) + ".")
     if "insertSignatureTable" in types:
         lines.append("Draw signature blocks with insertSignatureTable, never with paragraphs of underscores.")

@@ -150,7 +150,7 @@ def test_options_shape_schema_and_capabilities():
                                         "replace", "comment", "moveId"}
     text = describe_suggest_changes_capabilities(opts)
     assert text.splitlines()[0] == ("Supported operations: replaceInBlock (`find` exact text in a block -> "
-                                    "`replace`); deleteBlock (a whole block).")
+                                    "`replace`); deleteBlock.")
     assert "cannot change run formatting" in text and "at most 5 operations" in text
     assert "must set `severity`" in text and "documentVersion" in text
     with pytest.raises(ToolInputError, match="severity is required"):
