@@ -25,6 +25,7 @@ PREVIEW_CHARS = 120  # list_stories: how much of each story it shows
 QUOTE_CHARS = 300  # read_comments: a comment's anchored text beyond this is cut
 CHANGE_CHARS = 300  # read_changes: a change's text beyond this is cut
 COMMENT_CHARS = 2_000  # read_comments: a comment or reply body beyond this is cut
+PAGE_FIELD_CHARS = len(',"page":1000')  # what a live view's page number adds to an outline entry
 
 
 def has(bridge, member: str) -> bool:
@@ -135,11 +136,13 @@ def outline_entry_json(entry, bridge, with_page: bool = True) -> dict:
 
 def _default_depth(entries, depth: int) -> tuple[int, str | None]:
     """The default listing's depth: the deepest level up to `depth` whose whole outline fits one page,
-    with the note that says what was left out."""
+    with the note that says what was left out. Each entry is counted with room for the `page` a live view
+    adds, so the live and headless listings are the same."""
     sizes: dict[int, int] = {}
     for entry in entries:
         if entry.level <= depth:
-            sizes[entry.level] = sizes.get(entry.level, 0) + json_size(outline_entry_json(entry, None, False))
+            size = json_size(outline_entry_json(entry, None, False)) + PAGE_FIELD_CHARS
+            sizes[entry.level] = sizes.get(entry.level, 0) + size
     chosen = depth
     while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > PAGE_BUDGET * 0.9:
         chosen -= 1
