@@ -275,7 +275,7 @@ def test_a_client_that_connects_again_finds_its_edits_and_stopping_keeps_the_win
 
     window.share_with_mcp_client()  # shared again at once: the same address, the same document
     assert window.mcp_share.url == url
-    assert connect().result("find_text", {"query": "Trial Period"})["matches"]
+    assert connect().result("find_text", {"query": "Trial Period"})["blocks"]
 
 
 def test_a_restarted_launcher_finds_the_edits_made_through_the_one_before(shared, qtbot):
