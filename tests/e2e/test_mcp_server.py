@@ -45,7 +45,8 @@ def test_a_client_lists_reads_finds_suggests_and_comments_and_the_file_holds_the
                 assert '"displayLabel": "1."' in outline and "Pilot Access" in outline
                 found = await s.call_tool("find_text", {"query": "Pilot Period"})
                 assert not found.is_error
-                match = json.loads(found.content[0].text)["matches"][0]
+                block = json.loads(found.content[0].text)["blocks"][0]
+                match = dict(block["matches"][0], blockId=block["blockId"])
                 changed = await s.call_tool("suggest_changes", {"operations": [
                     {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
                 assert not changed.is_error and "saved to" in changed.content[-1].text
@@ -97,7 +98,7 @@ def test_the_server_outlives_a_client_that_leaves_mid_call(tmp_path):
             async with ClientSession(*streams) as s:
                 await s.initialize()
                 found = await s.call_tool("find_text", {"query": "Pilot Period"})
-                assert not found.is_error and json.loads(found.content[0].text)["matches"]
+                assert not found.is_error and json.loads(found.content[0].text)["blocks"]
     with log.open("w") as errors:
         anyio.run(leave_mid_call, errors)
         anyio.run(come_back, errors)
@@ -129,7 +130,7 @@ def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused
     block = DocxReviewer.open(src).snapshot().content_blocks[3].id
     one_call(src, out, "add_comment", {"blockId": block, "text": "First run's comment"})
     second = one_call(src, out, "find_text", {"query": "Pilot Period"})
-    match = json.loads(second.content[0].text)["matches"][0]
+    match = json.loads(second.content[0].text)["blocks"][0]["matches"][0]
     one_call(src, out, "suggest_changes", {"operations": [
         {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
     saved = DocxReviewer.open(out)  # both runs' edits are there
