@@ -32,9 +32,12 @@ _SPACING = _shape({"spaceBefore": {"type": "integer", "minimum": 0}, "spaceAfter
                    "beforeAutospacing": _BOOL, "afterAutospacing": _BOOL})
 _INDENT = _shape({"left": _INT, "right": _INT, "firstLine": {"type": "integer", "minimum": 0},
                   "hanging": {"type": "integer", "minimum": 0}})
-_NUMBERING = _shape({"kind": {"enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
-                     "ilvl": {"type": "integer", "minimum": 0, "maximum": 8}, "numId": {"type": "integer", "minimum": 1},
-                     "format": {"enum": ["numbered", "bullet"]}}, ["kind"])
+# a bare "inherit" / "none" is the request itself; newList takes the new list's `level`
+_NUMBERING = {"oneOf": [
+    {"type": "string", "enum": ["inherit", "none"]},
+    _shape({"kind": {"enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
+            "ilvl": {"type": "integer", "minimum": 0, "maximum": 8}, "level": {"type": "integer", "minimum": 0, "maximum": 8},
+            "numId": {"type": "integer", "minimum": 1}, "format": {"enum": ["numbered", "bullet"]}}, ["kind"])]}
 _PARAGRAPH = {**_shape({"styleId": _STR, "listLevel": {"type": "integer", "minimum": 0, "maximum": 8},
                         "alignment": {"enum": ["left", "center", "right", "both", "justify", "start", "end",
                                                "distribute"]},
@@ -51,15 +54,6 @@ _CONTRACT_OVERRIDES = {
         "fontSizePt": {"type": ["number", "null"], "exclusiveMinimum": 0, "multipleOf": 0.5},
         "color": {"type": ["string", "null"], "pattern": "^#?[0-9A-Fa-f]{6}$"}}},
     "suggestionId": {"type": "string"},
-    # a bare "inherit" / "none" is the request itself; newList takes the new list's `level`
-    "numbering": {"oneOf": [
-        {"type": "string", "enum": ["inherit", "none"]},
-        {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": {
-            "kind": {"enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
-            "ilvl": {"type": "integer", "minimum": 0, "maximum": 8},
-            "level": {"type": "integer", "minimum": 0, "maximum": 8},
-            "numId": {"type": "integer", "minimum": 1},
-            "format": {"enum": ["numbered", "bullet"]}}}]},
     "styleId": {"type": ["string", "null"], "minLength": 1},
     "blockId": _STR,
     "precondition": _shape({"blockTextHash": _HASH}, ["blockTextHash"]),

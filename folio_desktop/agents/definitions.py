@@ -98,8 +98,8 @@ _OP_PROPERTIES = {
     "formattingScope": _enum("firstParagraph", "allParagraphs"),
     "hardPageBreak": {"type": "object", "description": "a page break before the text: {clear: none|left|right|all}"},
     "indentation": {"type": "object", "description": "twips: {left, right, firstLine, hanging}"},
-    "numbering": {"type": "object", "description": "{kind: inherit|none|levelOnly|reference|newList, ilvl 0-8, "
-                                                   "numId, format: numbered|bullet}"},
+    "numbering": {"type": ["object", "string"], "description": "\"inherit\" | \"none\" | {kind: inherit|none|"
+                  "levelOnly|reference|newList, ilvl 0-8, numId, format: numbered|bullet, level 0-8 (newList)}"},
     "preserveFormatting": _bool("default true"),
     "offset": _int("UTF-16 units", 0),
     "separator": _str("text at the split or join point"),
