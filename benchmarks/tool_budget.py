@@ -76,7 +76,8 @@ def page_through(bridge, name, args, items_key, cursor_key, arg_key, check, labe
         largest = max(largest, size)
         check(size <= RESULT_BUDGET, f"{label}: {name} page {pages + 1} is {size:,} characters")
         pages += 1
-        got = result[items_key]
+        got = result[items_key] if items_key in result else \
+            [m for b in result["blocks"] for m in b["matches"]]  # find_text: matches grouped by block
         items.extend(got if isinstance(got, list) else [got])
         if not result.get("truncated") or cursor_key not in result:
             return pages, items, largest

@@ -144,7 +144,7 @@ async def _ask_over_http(url: str, token: str) -> tuple[int, int]:
             tools = len((await client.list_tools()).tools)
             answer = await client.call_tool("find_text", {"query": "inserted by the folio-desktop self-test"})
             _check(not answer.is_error, f"find_text over MCP failed: {answer.content[0].text}")
-            return tools, len(json.loads(answer.content[0].text)["matches"])
+            return tools, json.loads(answer.content[0].text)["totalMatches"]
 
 
 STEPS = (_open_sample, _lay_out, _track_change, _save, _reopen, _claude_client, _mcp_over_http)

@@ -55,9 +55,10 @@ def send(qtbot, panel, text: str, timeout: int = TURN_MS):
 def pilot_plan(path: Path = PILOT) -> dict:
     """Real ids and ranges of the pilot agreement, read headless from the same bytes."""
     bridge = create_reviewer_bridge(DocxReviewer.open(path))
-    outline = execute_tool_call("get_document_outline", {}, bridge)["result"]
+    outline = execute_tool_call("get_document_outline", {"maxDepth": 3}, bridge)["result"]  # all 67 on one page
     section = next(s for s in outline["sections"] if s["text"].startswith("Access and Use."))
-    matches = execute_tool_call("find_text", {"query": "Pilot Period"}, bridge)["result"]["matches"]
+    found = execute_tool_call("find_text", {"query": "Pilot Period"}, bridge)["result"]
+    matches = [dict(m, blockId=b["blockId"]) for b in found["blocks"] for m in b["matches"]]
     match = next(m for m in matches if m["blockId"] == section["handle"]["headingBlockId"])
     anchor = next(s for s in outline["sections"] if s["text"].startswith("License."))
     return {

@@ -96,7 +96,7 @@ class _CloudHandler(MessagesHandler):
             elif isinstance(step, Pings):
                 self._pings(step, request)
             else:
-                self._stream(step, request)
+                self._stream(step, request, {})  # no prompt cache on these fakes
         except (Abort, OSError):
             request.outcome = "server_closed" if self.server.api._closing.is_set() else "client_disconnected"
             self.close_connection = True

@@ -23,10 +23,16 @@ so a connection to it never completes: the client is stuck connecting.
 
 Streams use chunked transfer encoding, one chunk per event, so the client sees each event as it is
 sent and a dropped connection is an incomplete body rather than a clean end of stream.
+
+Usage counts a request's input as its bytes // 4, split the way the real API's prompt cache splits it
+(PromptCache): the prefix read from an earlier request's breakpoint is `cache_read_input_tokens`, the
+prefix up to this request's last breakpoint beyond that is `cache_creation_input_tokens`, and
+`input_tokens` is only the rest. ``Request.usage`` keeps what each request was told.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import socket
@@ -41,6 +47,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 MESSAGES_PATH = "/v1/messages"
+CACHE_LOOKBACK = 20  # block boundaries before a breakpoint the API checks for an earlier cache entry
+MAX_BREAKPOINTS = 4  # cache_control markers one request may carry
+MIN_CACHEABLE_TOKENS = 1024  # a shorter prefix is not cached (the Sonnet and Opus minimum)
 EXHAUSTED_MESSAGE = "fake server: no scripted response left"
 GATE_TIMEOUT = 10.0
 _POLL = 0.02
@@ -102,7 +111,8 @@ class Reply:
     seed: int = 0
     gate: threading.Event | None = None
 
-    def events(self, request_bytes: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    def events(self, request_bytes: int = 0, cached: dict[str, int] | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """The SSE events; ``cached``: the prompt cache's split of the input (PromptCache.account)."""
         rng = random.Random(self.seed)
         body: list[tuple[str, dict[str, Any]]] = []
         out_chars = 0
@@ -137,8 +147,10 @@ class Reply:
                 body.append(("content_block_delta", {"type": "content_block_delta", "index": index,
                                                      "delta": {"type": kind, key: piece}}))
             body.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-        usage = {"input_tokens": max(1, request_bytes // 4), "output_tokens": max(1, out_chars // 4),
-                 "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, **(self.usage or {})}
+        cached = cached or {}
+        read, written = cached.get("cache_read_input_tokens", 0), cached.get("cache_creation_input_tokens", 0)
+        usage = {"input_tokens": max(1, request_bytes // 4 - read - written), "output_tokens": max(1, out_chars // 4),
+                 "cache_creation_input_tokens": written, "cache_read_input_tokens": read, **(self.usage or {})}
         start_usage = {k: usage[k] for k in ("input_tokens", "cache_creation_input_tokens",
                                              "cache_read_input_tokens")}
         message = {"id": _new_id("msg_"), "type": "message", "role": "assistant", "model": self.model,
@@ -227,6 +239,60 @@ def prompt_too_long(tokens: int = 215_000, maximum: int = 200_000) -> HttpError:
 Step = Reply | HttpError | StreamError | Drop | Silent | HeadersOnly | Pings
 
 
+class PromptCache:
+    """The Messages API's prompt cache, as documented: a request is read as a sequence of blocks (each
+    tool, each system block, each content block of each message, in that order) and a block marked
+    with ``cache_control`` is a breakpoint. The prefix up to a breakpoint is written to the cache (when
+    it is at least ``min_tokens`` long); a later request whose blocks up to one of the last
+    CACHE_LOOKBACK boundaries before one of its breakpoints equal a written prefix reads that prefix
+    from the cache. Markers themselves are not part of what is compared. A prefix's tokens are its
+    blocks' compact JSON bytes // 4 (entries never expire here: tests run within the 5 minutes)."""
+
+    def __init__(self, min_tokens: int = MIN_CACHEABLE_TOKENS) -> None:
+        self.min_tokens = min_tokens
+        self._written: set[str] = set()
+
+    @staticmethod
+    def blocks(body: dict) -> list[tuple[dict, bool]]:
+        """(block, is a breakpoint) in prefix order; a message's role goes with each of its blocks."""
+        out: list[tuple[dict, bool]] = [(tool, "cache_control" in tool) for tool in body.get("tools") or ()]
+        system = body.get("system")
+        for block in [{"type": "text", "text": system}] if isinstance(system, str) else system or ():
+            out.append((block, "cache_control" in block))
+        for message in body.get("messages") or ():
+            content = message.get("content")
+            for block in [{"type": "text", "text": content}] if isinstance(content, str) else content or ():
+                out.append(({"role": message.get("role"), **block}, "cache_control" in block))
+        return out
+
+    def account(self, body: Any) -> dict[str, int] | str:
+        """{cache_read_input_tokens, cache_creation_input_tokens} for this request (writing its
+        breakpoints' prefixes), or the API's error text for a request with too many breakpoints."""
+        if not isinstance(body, dict):
+            return {}
+        blocks = self.blocks(body)
+        marks = [i for i, (_block, mark) in enumerate(blocks) if mark]
+        if len(marks) > MAX_BREAKPOINTS:
+            return f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {len(marks)}."
+        digest = hashlib.sha256(str(body.get("model")).encode())
+        keys, tokens, size = [], [], 0
+        for block, _mark in blocks:
+            plain = {k: v for k, v in block.items() if k != "cache_control"}
+            text = json.dumps(plain, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            digest.update(text.encode())
+            keys.append(digest.copy().hexdigest())
+            size += len(text.encode())
+            tokens.append(size // 4)
+        hits = [i for mark in marks for i in range(max(0, mark - CACHE_LOOKBACK + 1), mark + 1)
+                if keys[i] in self._written]
+        read = tokens[max(hits)] if hits else 0
+        cacheable = [mark for mark in marks if tokens[mark] >= self.min_tokens]
+        for mark in cacheable:
+            self._written.add(keys[mark])
+        written = max(0, tokens[cacheable[-1]] - read) if cacheable else 0
+        return {"cache_read_input_tokens": read, "cache_creation_input_tokens": written}
+
+
 class BlackHole:
     """A TCP port on 127.0.0.1 where connecting never completes: it listens with a backlog of 0 and
     its one queue slot is taken, so the kernel drops every further SYN (Linux; elsewhere the
@@ -265,6 +331,7 @@ class Request:
     json: Any
     raw: bytes
     outcome: str = "pending"
+    usage: dict[str, int] | None = None  # the input tokens it was told (input, cache writes, cache reads)
     done: threading.Event = field(default_factory=threading.Event, repr=False)
 
 
@@ -282,6 +349,7 @@ class FakeMessagesAPI:
         self._conns: set[socket.socket] = set()
         self._threads: set[threading.Thread] = set()
         self._closing = threading.Event()
+        self.cache = PromptCache()
         self._server = _Server(self)
         self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
@@ -332,6 +400,10 @@ class FakeMessagesAPI:
         self._server.server_close()
         for thread in [self._thread, *threads]:
             thread.join(timeout=2)
+
+    def account(self, body: Any) -> dict[str, int] | str:
+        with self._cond:
+            return self.cache.account(body)
 
     def _take(self, request: Request, routed: bool) -> Step | None:
         with self._cond:
@@ -408,8 +480,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self._hold()
             elif isinstance(step, Pings):
                 self._pings(step, request)
+            elif isinstance(cached := self.server.api.account(request.json), str):
+                request.outcome = "http_error"  # too many cache breakpoints: the API refuses the request
+                self._send_error(400, "invalid_request_error", cached, {"x-should-retry": "false"})
             else:
-                self._stream(step, request)
+                self._stream(step, request, cached)
         except (_Abort, OSError):
             request.outcome = "server_closed" if self.server.api._closing.is_set() else "client_disconnected"
             self.close_connection = True
@@ -451,11 +526,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._event("ping", {"type": "ping"})
         raise _Abort
 
-    def _stream(self, step: Reply | StreamError | Drop, request: Request) -> None:
+    def _stream(self, step: Reply | StreamError | Drop, request: Request, cached: dict[str, int]) -> None:
         """Send the events; the outcome is set before the last bytes go out, so a client that has seen
         the end of its stream can read it without a race."""
         reply = step if isinstance(step, Reply) else step.reply
-        events = reply.events(len(request.raw))
+        events = reply.events(len(request.raw), cached)
+        request.usage = {k: v for k, v in events[0][1]["message"]["usage"].items() if k != "output_tokens"}
         if not isinstance(step, Reply):
             events = events[:step.after_events]
         self._sse_headers()

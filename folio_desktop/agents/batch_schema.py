@@ -17,6 +17,34 @@ from ..docx.editing.contract import (
 )
 from .definitions import _OP_PROPERTIES
 
+
+def _shape(properties: dict, required=()) -> dict:
+    out = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+_INT, _BOOL, _STR = {"type": "integer"}, {"type": "boolean"}, {"type": "string", "minLength": 1}
+_HASH = {"type": "string", "pattern": "^h[0-9a-z]+$"}
+_SPACING = _shape({"spaceBefore": {"type": "integer", "minimum": 0}, "spaceAfter": {"type": "integer", "minimum": 0},
+                   "lineSpacing": _INT, "lineSpacingRule": {"enum": ["auto", "exact", "atLeast"]},
+                   "beforeAutospacing": _BOOL, "afterAutospacing": _BOOL})
+_INDENT = _shape({"left": _INT, "right": _INT, "firstLine": {"type": "integer", "minimum": 0},
+                  "hanging": {"type": "integer", "minimum": 0}})
+# a bare "inherit" / "none" is the request itself; newList takes the new list's `level`
+_NUMBERING = {"oneOf": [
+    {"type": "string", "enum": ["inherit", "none"]},
+    _shape({"kind": {"enum": ["inherit", "none", "levelOnly", "reference", "newList"]},
+            "ilvl": {"type": "integer", "minimum": 0, "maximum": 8}, "level": {"type": "integer", "minimum": 0, "maximum": 8},
+            "numId": {"type": "integer", "minimum": 1}, "format": {"enum": ["numbered", "bullet"]}}, ["kind"])]}
+_PARAGRAPH = {**_shape({"styleId": _STR, "listLevel": {"type": "integer", "minimum": 0, "maximum": 8},
+                        "alignment": {"enum": ["left", "center", "right", "both", "justify", "start", "end",
+                                               "distribute"]},
+                        "outlineLevel": {"type": "integer", "minimum": 0, "maximum": 9},
+                        "spacing": _SPACING, "indentation": _INDENT, "numbering": _NUMBERING}), "minProperties": 1}
+
+# the contract's full shapes, where the model's schema (definitions._OP_PROPERTIES) only names the keys
 _CONTRACT_OVERRIDES = {
     "comment": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
                 "additionalProperties": False},
@@ -27,6 +55,23 @@ _CONTRACT_OVERRIDES = {
         "color": {"type": ["string", "null"], "pattern": "^#?[0-9A-Fa-f]{6}$"}}},
     "suggestionId": {"type": "string"},
     "styleId": {"type": ["string", "null"], "minLength": 1},
+    "blockId": _STR,
+    "precondition": _shape({"blockTextHash": _HASH}, ["blockTextHash"]),
+    "range": _shape({"type": {"enum": ["textRange"]}, "story": {"enum": ["main"]}, "blockId": _STR,
+                     "startOffset": {"type": "integer", "minimum": 0}, "endOffset": {"type": "integer", "minimum": 1},
+                     "selectedTextHash": _HASH},
+                    ["type", "story", "blockId", "startOffset", "endOffset", "selectedTextHash"]),
+    "spacing": _SPACING,
+    "indentation": _INDENT,
+    "numbering": _NUMBERING,
+    "properties": _PARAGRAPH,
+    "firstParagraphProperties": _PARAGRAPH,
+    "secondParagraphProperties": _PARAGRAPH,
+    "mergedParagraphProperties": _PARAGRAPH,
+    "hardPageBreak": _shape({"clear": {"enum": ["none", "left", "right", "all"]}}),
+    "parties": {"type": "array", "items": _shape({"name": _STR, "signatory": {"type": "string"},
+                                                  "title": {"type": "string"}}, ["name"])},
+    "endBlockId": _STR,
 }
 
 

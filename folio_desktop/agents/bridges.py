@@ -62,13 +62,21 @@ class ReviewerBridge(AgentBridge):
     `resolve_others`: whether the model may resolve or reopen comment threads someone else wrote
     (off by default: closing the other side's comment hides it from the lawyer without a trace in
     the redline, so it takes the lawyer's permission).
+    `document_version`: the host's version token callback, for hosts that hand out versions of their
+    own: a batch pinned to the host's current token applies, an older one is skipped whole
+    (documentVersionMismatch). Without it the bridge has no get_document_version, so a pinned
+    suggest_changes is refused (spec §8.2).
     """
 
-    def __init__(self, reviewer: DocxReviewer, mode: str = "tracked-changes", resolve_others: bool = False):
+    def __init__(self, reviewer: DocxReviewer, mode: str = "tracked-changes", resolve_others: bool = False,
+                 document_version=None):
         self.reviewer = reviewer
         self.document_operation_mode = mode
         self.resolve_others = resolve_others
         self._author: str | None = None
+        self._host_version = document_version
+        if document_version is not None:
+            self.get_document_version = document_version
 
     @property
     def author(self) -> str:
@@ -99,7 +107,9 @@ class ReviewerBridge(AgentBridge):
     def apply_document_operations(self, batch: dict) -> dict:
         if "mode" not in batch and self.document_operation_mode:
             batch = dict(batch, mode=self.document_operation_mode)
-        return self.reviewer.apply_document_operations(batch)
+        # a pin is the host's token, so it is checked against the host's version, not the engine's
+        host = self._host_version() if self._host_version is not None else None
+        return self.reviewer.apply_document_operations(batch, document_version=host)
 
     def undo_document_operations(self, handle) -> dict:
         return self.reviewer.undo_document_operations(handle)
@@ -183,8 +193,9 @@ def _stories_by_key(stories) -> dict:
 
 
 def create_reviewer_bridge(reviewer: DocxReviewer, mode: str = "tracked-changes",
-                           resolve_others: bool = False) -> ReviewerBridge:
-    return ReviewerBridge(reviewer, mode=mode, resolve_others=resolve_others)
+                           resolve_others: bool = False, document_version=None) -> ReviewerBridge:
+    """The headless bridge; `document_version`: the host's version token callback (see ReviewerBridge)."""
+    return ReviewerBridge(reviewer, mode=mode, resolve_others=resolve_others, document_version=document_version)
 
 
 class ReviewQueueBridge(ReviewerBridge):

@@ -1,9 +1,11 @@
 """The size budget every read tool keeps, and the paging that keeps it (issue 12, point 2).
 
-A tool result reaches the model whole, so a read that returns a 300 KB document costs ~75k tokens
-of context on every later request. Every read therefore returns at most RESULT_BUDGET characters of
-JSON by default (about 10k tokens), never more than HARD_LIMIT, cut at an item boundary, with a
-cursor that continues exactly where the page stopped, the totals, and `truncated`.
+A tool result reaches the model whole, and is sent again with every later request of the conversation,
+so a read that returns a 300 KB document costs ~75k tokens on each of them. A paged read therefore returns
+at most PAGE_BUDGET characters of JSON (about 3k tokens: what a model reads closely in one go, and what
+keeps a short review under 50k input tokens), cut at an item boundary, with a cursor that continues
+exactly where the page stopped, the totals, and `truncated`. A single text (a page of the view, the
+selection) is cut at RESULT_BUDGET; no result is ever over HARD_LIMIT.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-RESULT_BUDGET = 40_000  # characters of JSON in one default result (~10k tokens)
+PAGE_BUDGET = 12_000  # characters of JSON in one page of a paged read (~3k tokens)
+RESULT_BUDGET = 40_000  # characters of JSON in any one result (~10k tokens)
 HARD_LIMIT = 100_000  # no result is ever larger, whatever the arguments ask for
 ENVELOPE_RESERVE = 1_500  # room kept for the result's own keys (totals, cursor, notes)
 MIN_TEXT = 2_000  # a single item larger than a page keeps at least this much of its text
 
-BUDGET_WORDS = "at most 40,000 characters (~10k tokens) a call; `truncated` means more follows"
+# said once, in read_document's description, for every paged read
+PAGED_WORDS = ("Reads are paged (~3k tokens): when `truncated`, pass nextAfterBlockId as afterBlockId (or "
+               "nextOffset as offset) for the next page.")
 
 
 def json_size(value: Any) -> int:
@@ -26,7 +31,7 @@ def json_size(value: Any) -> int:
 
 
 def take_page(items: Sequence[Any], render: Callable[[Any], dict], max_items: int,
-              budget: int = RESULT_BUDGET, start: int = 0) -> tuple[list[dict], bool]:
+              budget: int = PAGE_BUDGET, start: int = 0) -> tuple[list[dict], bool]:
     """Render items in order, from items[start], until `max_items` or the budget is reached (without
     copying the rest of `items`: a page costs what it holds).
 

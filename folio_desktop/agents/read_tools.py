@@ -10,20 +10,22 @@ from __future__ import annotations
 
 from ..docx.model.textkit import normalize
 from ..docx.reading.outline import SectionResolution, decode_section_handle, outline, section_blocks
-from ..docx.reading.search import MAX_QUERY, find_in_blocks, find_in_story
+from ..docx.reading.search import MAX_MATCHES, MAX_QUERY, find_in_blocks, find_in_story
 from ..docx.reading.views import block_line
 from .bridges import story_key
-from .paging import RESULT_BUDGET, clip, json_size, take_page
+from .paging import PAGE_BUDGET, RESULT_BUDGET, clip, json_size, take_page
 from .projection import VIEWS, BlockReader
 from .read_views import Listing, changes, comment_threads, kept, matches
 from .tool_args import ToolError, choice_arg, int_arg, refuse_unknown, require_object, str_arg
 
+DEFAULT_MATCHES = 20  # find_text: a page of matches a model reads closely; maxMatches asks for up to 200
 DEFAULT_MAX_BLOCKS = 100
 MAX_BLOCKS = 200
 PREVIEW_CHARS = 120  # list_stories: how much of each story it shows
 QUOTE_CHARS = 300  # read_comments: a comment's anchored text beyond this is cut
 CHANGE_CHARS = 300  # read_changes: a change's text beyond this is cut
 COMMENT_CHARS = 2_000  # read_comments: a comment or reply body beyond this is cut
+PAGE_FIELD_CHARS = len(',"page":1000')  # what a live view's page number adds to an outline entry
 
 
 def has(bridge, member: str) -> bool:
@@ -134,13 +136,15 @@ def outline_entry_json(entry, bridge, with_page: bool = True) -> dict:
 
 def _default_depth(entries, depth: int) -> tuple[int, str | None]:
     """The default listing's depth: the deepest level up to `depth` whose whole outline fits one page,
-    with the note that says what was left out."""
+    with the note that says what was left out. Each entry is counted with room for the `page` a live view
+    adds, so the live and headless listings are the same."""
     sizes: dict[int, int] = {}
     for entry in entries:
         if entry.level <= depth:
-            sizes[entry.level] = sizes.get(entry.level, 0) + json_size(outline_entry_json(entry, None, False))
+            size = json_size(outline_entry_json(entry, None, False)) + PAGE_FIELD_CHARS
+            sizes[entry.level] = sizes.get(entry.level, 0) + size
     chosen = depth
-    while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > RESULT_BUDGET * 0.9:
+    while chosen > 1 and sum(v for lvl, v in sizes.items() if lvl <= chosen) > PAGE_BUDGET * 0.9:
         chosen -= 1
     if chosen == depth:
         return depth, None
@@ -345,6 +349,23 @@ def _search(args, bridge, query: str, match_case: bool, whole_word: bool, skip: 
     return find_in_story(story["handle"], story["text"], query, match_case, whole_word, skip=skip)
 
 
+def group_by_block(matches: list[dict]) -> list[dict]:
+    """Main-story matches as the model reads them: one entry per block (its id, clause number and hash,
+    said once) holding its matches in order, each the range to edit and the context around it. What every
+    match of the main story shares (type and story "main") and an occurrenceInBlock of 0 are left out."""
+    blocks: list[dict] = []
+    for match in matches:
+        if not blocks or blocks[-1]["blockId"] != match["blockId"]:
+            blocks.append({k: match[k] for k in ("blockId", "displayLabel", "blockTextHash", "opaque", "note")
+                           if k in match})
+            blocks[-1]["matches"] = []
+        hit = {k: match[k] for k in ("context", "range", "page") if k in match}
+        if match.get("occurrenceInBlock"):
+            hit["occurrenceInBlock"] = match["occurrenceInBlock"]
+        blocks[-1]["matches"].append(hit)
+    return blocks
+
+
 def find_text(args, bridge, options):
     tool = "find_text"
     if not isinstance(args, dict):
@@ -354,14 +375,19 @@ def find_text(args, bridge, options):
         raise ToolError("find_text requires a non-empty string `query`.")
     if len(query) > MAX_QUERY:
         raise ToolError(f"find_text's `query` is {len(query):,} characters, over the 1,000-character limit; shorten it.")
-    refuse_unknown(tool, args, ("query", "matchCase", "wholeWord", "scope", "offset"))
+    refuse_unknown(tool, args, ("query", "matchCase", "wholeWord", "scope", "offset", "maxMatches"))
     for key in ("matchCase", "wholeWord"):
         if key in args and not isinstance(args[key], bool):
             raise ToolError(f"find_text's `{key}` must be a boolean when provided.")
     skip = int_arg(tool, args, "offset", 0, 0)
+    most = int_arg(tool, args, "maxMatches", DEFAULT_MATCHES, 1, MAX_MATCHES)
     found = _search(args, bridge, query, args.get("matchCase", False), args.get("wholeWord", False), skip)
-    page, _cut = take_page(found.matches, dict, len(found.matches))
-    result = {"matches": page, "truncated": skip + len(page) < found.total, "totalMatches": found.total}
+    page, _cut = take_page(found.matches, dict, most)
+    if page and page[0].get("type") == "story":  # a header, footer or note: offsets into its text, no blocks
+        result = {"matches": page}
+    else:
+        result = {"blocks": group_by_block(page)}
+    result.update(totalMatches=found.total, truncated=skip + len(page) < found.total)
     if result["truncated"]:
         result["nextOffset"] = skip + len(page)
     return result

@@ -11,29 +11,43 @@ DEFAULT_TYPES = tuple(t for t in OPERATION_TYPES if t not in ("commentOnBlock", 
 TEXT_LIMIT = 100_000
 AGGREGATE_LIMIT = 2_000_000
 
+# what each type needs beyond its name, in the fewest words that keep the rule (the model reads them on every
+# request); neighbouring types with the same words are listed together, a type whose name says it all stands bare
 SUMMARIES = {
-    "replaceInBlock": "replace an exact text match inside one block (`find` -> `replace`)",
-    "replaceRange": "replace the text covered by a `range` copied from find_text",
-    "commentOnRange": "attach a comment to a `range` copied from find_text",
-    "formatRange": "toggle bold, italic, or underline on a `range` copied from find_text",
-    "insertAfterBlock": "insert a new paragraph after a block",
-    "insertBeforeBlock": "insert a new paragraph before a block",
-    "replaceBlock": "replace one block's entire text",
-    "deleteBlock": "delete one block",
-    "splitBlock": "split one block into two paragraphs at an `offset`",
-    "mergeBlockWithNext": "join one block with the paragraph after it",
-    "setBlockParagraphProperties": "change a block's paragraph style, alignment, spacing, indentation or numbering",
-    "insertTable": "insert a table of `rows` beside a block",
-    "deleteTable": "delete the table containing a cell block",
-    "commentOnBlock": "attach a comment to one block, optionally quoting text within it",
-    "insertSignatureTable": "insert a side-by-side signature table for the given `parties`",
-    "insertTableRow": "insert a row beside the row containing a cell block",
-    "deleteTableRow": "delete the row containing a cell block",
-    "insertTableColumn": "insert a column beside the column containing a cell block",
-    "deleteTableColumn": "delete the column containing a cell block",
-    "mergeTableCells": "merge table cells from a cell block to `endBlockId`, or `rowCount` rows downward",
-    "splitTableCell": "split a previously merged table cell",
+    "replaceInBlock": "`find` exact text in a block -> `replace`",
+    "replaceRange": "a `range` copied from find_text",
+    "commentOnRange": "a `range` copied from find_text",
+    "formatRange": "bold, italic or underline on a `range` from find_text",
+    "insertAfterBlock": "a new paragraph",
+    "insertBeforeBlock": "a new paragraph",
+    "replaceBlock": "",
+    "deleteBlock": "",
+    "splitBlock": "at `offset`",
+    "mergeBlockWithNext": "",
+    "setBlockParagraphProperties": "`properties`",
+    "insertTable": "`rows` beside a block",
+    "deleteTable": "at a cell block",
+    "commentOnBlock": "optionally on a `quote` in the block",
+    "insertSignatureTable": "for `parties`",
+    "insertTableRow": "at a cell block",
+    "deleteTableRow": "at a cell block",
+    "insertTableColumn": "at a cell block",
+    "deleteTableColumn": "at a cell block",
+    "mergeTableCells": "from a cell block to `endBlockId`, or `rowCount` rows down",
+    "splitTableCell": "a merged cell",
 }
+
+
+def summary_line(types) -> str:
+    """`Supported operations: a, b (what they need); c; ...`: each type once, in contract order."""
+    groups: list[tuple[list[str], str]] = []
+    for t in types:
+        if groups and groups[-1][1] == SUMMARIES[t] and SUMMARIES[t]:
+            groups[-1][0].append(t)
+        else:
+            groups.append(([t], SUMMARIES[t]))
+    return "Supported operations: " + "; ".join(", ".join(names) + (f" ({words})" if words else "")
+                                                for names, words in groups) + "."
 
 
 class InvalidSuggestChangesOptionsError(ValueError):
@@ -104,31 +118,28 @@ def describe_suggest_changes_capabilities(options=None) -> str:
     """The plain-language capability paragraph that closes the suggest_changes description."""
     opts = coerce_options(options)
     types = opts.operation_types
-    lines = ["Supported operations: " + "; ".join(f"{t} ({SUMMARIES[t]})" for t in types) + "."]
+    lines = [summary_line(types)]
     structural = [t for t in ("insertAfterBlock", "insertBeforeBlock", "replaceBlock") if t in types]
     if structural:
-        parts = []
+        parts = ["text is plain (no markdown or directive markers)"]
         if any(t.startswith("insert") for t in structural):
-            parts.append("set `pageBreakBefore: true` on an insert to start a new page")
-        parts.append("set `styleId` on " + ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
-                                            else "replaceBlock" if "replaceBlock" in structural else "an insert")
-                     + " to apply a paragraph style such as a clause heading")
-        parts.append("never emit directive markers or markdown syntax as paragraph text")
+            parts.append("`pageBreakBefore` starts a new page")
+        where = ("an insert or replaceBlock" if "replaceBlock" in structural and len(structural) > 1
+                 else "replaceBlock" if "replaceBlock" in structural else "an insert")
+        parts.append(f"`styleId` on {where} sets a paragraph style the document defines, e.g. a clause heading")
         lines.append("Structural edits: " + "; ".join(parts) + ".")
     if "insertSignatureTable" in types:
-        lines.append("Signature blocks: use insertSignatureTable with `parties`; never draw signature blocks "
-                     "from paragraphs of underscores.")
+        lines.append("Draw signature blocks with insertSignatureTable, never with paragraphs of underscores.")
     if "formatRange" not in types:
         lines.append("This surface cannot change run formatting (fonts, bold, italic, underline, size, colour, "
                      "alignment, spacing, list style); do not promise formatting changes.")
-    lines.append(f"Limits: at most {opts.max_operations} operations per call (batch larger edits across calls); "
-                 f"each text field at most {TEXT_LIMIT:,} characters.")
+    lines.append(f"Limits: at most {opts.max_operations} operations per call (batch more across calls); each text "
+                 f"at most {TEXT_LIMIT:,} characters.")
     if opts.review_meta == "required":
-        lines.append("Review metadata: every operation must set `severity` (low, medium, high) and a short `area`.")
+        lines.append("Every operation must set `severity` (low, medium, high) and a short `area`.")
     else:
-        lines.append("Review metadata: set `severity` (low, medium, high) and a short `area` when the edit is part "
-                     "of a structured review.")
+        lines.append("Set `severity` and a short `area` when the edit is part of a structured review.")
     if opts.document_version is not None:
-        lines.append("Document version: pass `documentVersion` exactly as given in the schema; the whole batch is "
-                     "skipped when the document has moved on.")
+        lines.append("Pass `documentVersion` exactly as the schema gives it; the whole batch is skipped when the "
+                     "document has moved on.")
     return "\n".join(lines)

@@ -52,13 +52,18 @@ def anthropic_model_id(model: str) -> str:
     return re.sub(r"-v\d+(:\d+)?$", "", model)
 
 
-def limits_for(model: str) -> ModelLimits:
-    """The longest matching prefix, so "claude-opus-4-1-20250805" is not read as "claude-opus-4"."""
+def by_model(table: dict, model: str):
+    """table's entry for the model (a cloud's id read as the Anthropic one), by the longest matching
+    prefix, so "claude-opus-4-1-20250805" is not read as "claude-opus-4"; None when none matches."""
     model = anthropic_model_id(model)
-    for prefix in sorted(KNOWN_MODELS, key=len, reverse=True):
+    for prefix in sorted(table, key=len, reverse=True):
         if model == prefix or model.startswith(prefix + "-"):
-            return KNOWN_MODELS[prefix]
-    return DEFAULT_LIMITS
+            return table[prefix]
+    return None
+
+
+def limits_for(model: str) -> ModelLimits:
+    return by_model(KNOWN_MODELS, model) or DEFAULT_LIMITS
 
 
 def reply_tokens(limits: ModelLimits, thinking_budget: int | None = None) -> int:

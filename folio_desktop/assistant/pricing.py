@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .models import by_model
+
 # model id prefix -> (input, output, 5-minute cache write, cache read) in USD per million tokens
 PRICES = {
     "claude-sonnet-5-5": (2.0, 10.0, 2.5, 0.2),
@@ -55,8 +57,5 @@ class Usage:
 
 
 def price_for(model: str):
-    # the longest matching prefix, so "claude-sonnet-5-5-20260929" is not priced as "claude-sonnet-5"
-    for prefix in sorted(PRICES, key=len, reverse=True):
-        if model == prefix or model.startswith(prefix + "-"):
-            return PRICES[prefix]
-    return None
+    """The price of the model (Bedrock's and Vertex's ids too), or None when it is not known."""
+    return by_model(PRICES, model)

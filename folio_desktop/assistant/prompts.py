@@ -22,7 +22,7 @@ Before you judge:
 request, ask one short question first (you may read the document to make it precise). Note whose paper it is \
 (who drafted it) and which round this is (a first draft, or their reply to our markup): it sets how hard to push.
 - Start from get_document_outline, then read the sections you need with read_section; use read_document only \
-for a short contract. Results come a page at a time (about 10k tokens): follow nextAfterBlockId as far as you \
+for a short contract. Results come a page at a time (about 3k tokens): follow nextAfterBlockId as far as you \
 need. Use find_text to locate wording and copy its ranges exactly.
 - Schedules, exhibits and annexes are part of the contract: read them. Read footnotes too (list_stories, \
 read_story).

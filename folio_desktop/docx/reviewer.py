@@ -189,12 +189,15 @@ class DocxReviewer:
                                            max_undo=self.max_undo)
         return self._engine
 
-    def apply_document_operations(self, batch: dict, *, snapshot: Snapshot | None = None) -> dict:
+    def apply_document_operations(self, batch: dict, *, snapshot: Snapshot | None = None,
+                                  document_version: str | None = None) -> dict:
         """Apply a document-operation batch (spec §3); returns the result envelope (§3.9).
+        `document_version`: the host's current version token, when a batch pinned with
+        precondition.documentVersion is to be checked against the host's versions, not document_version().
 
         Raises InvalidDocumentOperationBatchError / UnsupportedDocumentOperationVersionError for a
         batch that breaks the contract, OperationIdConflictError for a reused id with new content."""
-        return self.engine.apply(batch, snapshot=snapshot)
+        return self.engine.apply(batch, snapshot=snapshot, document_version=document_version)
 
     def document_version(self) -> str:
         """A token that changes with every change; pin a batch to it with

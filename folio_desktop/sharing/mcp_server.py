@@ -26,12 +26,13 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from .. import __version__
-from ..agents import create_reviewer_bridge, execute_tool_call, get_tool_definitions
+from ..agents import TOOL_NAMES, create_reviewer_bridge, execute_tool_call, get_tool_definitions
 from ..assistant.prompts import system_prompt
 from ..assistant.tooling import LIVE_ONLY
 from ..docx import DocxError, DocxReviewer
 from ..docx.package.files import file_digest, read_document_file
 from .review_record import record_source, review_start, same_file
+from .tool_annotations import annotations_of, title_of
 
 OUTLINE_URI = "folio://document/outline"
 STORIES_URI = "folio://document/stories"
@@ -61,8 +62,14 @@ class Client:
 
 
 def tool_list(names_left_out=()) -> list[types.Tool]:
-    return [types.Tool(name=d["name"], description=d["description"], input_schema=d["inputSchema"])
+    return [types.Tool(name=d["name"], title=title_of(d["name"]), description=d["description"],
+                       input_schema=d["inputSchema"], annotations=annotations_of(d["name"]))
             for d in get_tool_definitions() if d["name"] not in names_left_out]
+
+
+def unknown_tool(name: str, served: list[types.Tool]) -> types.CallToolResult:
+    """A name that is no tool at all, answered with the tools this server serves (not every tool there is)."""
+    return error_result(f'Unknown tool "{name}". Valid tools: {", ".join(t.name for t in served)}.')
 
 
 def outcome_result(outcome: dict, name: str) -> types.CallToolResult:
@@ -161,6 +168,8 @@ def build_server(host: ToolHost) -> Server:
         return types.ListToolsResult(tools=host.tools())
 
     async def call_tool(ctx, params):
+        if params.name not in TOOL_NAMES:
+            return unknown_tool(params.name, host.tools())
         client = Client.of(ctx)
         return await anyio.to_thread.run_sync(host.call, params.name, dict(params.arguments or {}), client)
 

@@ -546,7 +546,7 @@ def test_the_headless_summary_counts_every_comment_and_lists_resolved_ones(api, 
     reviewer.save(source)
     earlier = execute_tool_call("read_comments", {}, create_reviewer_bridge(DocxReviewer.open(source)))
     [thread] = earlier["result"]["threads"]
-    match = execute_tool_call("find_text", {"query": block.text.split()[0]}, bridge)["result"]["matches"][0]
+    match = execute_tool_call("find_text", {"query": block.text.split()[0]}, bridge)["result"]["blocks"][0]["matches"][0]
     ops = {"operations": [
         {"type": "commentOnRange", "range": match["range"], "comment": "Defined term?"},
         {"type": "replaceInBlock", "blockId": block.id, "find": block.text.split()[0], "replace": "This",

@@ -45,7 +45,8 @@ def test_a_client_lists_reads_finds_suggests_and_comments_and_the_file_holds_the
                 assert '"displayLabel": "1."' in outline and "Pilot Access" in outline
                 found = await s.call_tool("find_text", {"query": "Pilot Period"})
                 assert not found.is_error
-                match = json.loads(found.content[0].text)["matches"][0]
+                block = json.loads(found.content[0].text)["blocks"][0]
+                match = dict(block["matches"][0], blockId=block["blockId"])
                 changed = await s.call_tool("suggest_changes", {"operations": [
                     {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
                 assert not changed.is_error and "saved to" in changed.content[-1].text
@@ -97,7 +98,7 @@ def test_the_server_outlives_a_client_that_leaves_mid_call(tmp_path):
             async with ClientSession(*streams) as s:
                 await s.initialize()
                 found = await s.call_tool("find_text", {"query": "Pilot Period"})
-                assert not found.is_error and json.loads(found.content[0].text)["matches"]
+                assert not found.is_error and json.loads(found.content[0].text)["blocks"]
     with log.open("w") as errors:
         anyio.run(leave_mid_call, errors)
         anyio.run(come_back, errors)
@@ -129,7 +130,7 @@ def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused
     block = DocxReviewer.open(src).snapshot().content_blocks[3].id
     one_call(src, out, "add_comment", {"blockId": block, "text": "First run's comment"})
     second = one_call(src, out, "find_text", {"query": "Pilot Period"})
-    match = json.loads(second.content[0].text)["matches"][0]
+    match = json.loads(second.content[0].text)["blocks"][0]["matches"][0]
     one_call(src, out, "suggest_changes", {"operations": [
         {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
     saved = DocxReviewer.open(out)  # both runs' edits are there
@@ -151,3 +152,49 @@ def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused
     shutil.copy(PILOT, src)
     one_call(src, out, "add_comment", {"blockId": block, "text": "Fresh start"}, "--overwrite")
     assert [c.text for c in DocxReviewer.open(out).get_comments(author="Claude")] == ["Fresh start"]
+
+
+READS = {"read_document", "get_document_outline", "read_section", "list_stories", "read_story", "find_text",
+         "read_comments", "read_changes"}
+
+
+def check_annotations(tools) -> None:
+    """What every client is told besides the schema: a title for people, and the MCP hints by which it
+    auto-approves reads and asks before a tool that changes the file's state directly."""
+    for tool in tools:
+        hints = tool.annotations
+        assert tool.title and hints is not None and hints.title == tool.title, tool.name
+        assert hints.open_world_hint is False, tool.name
+    by_name = {t.name: t.annotations for t in tools}
+    for name in READS & set(by_name):
+        assert by_name[name].read_only_hint is True and by_name[name].destructive_hint is False, name
+    for name in ("suggest_changes", "add_comment", "reply_comment"):  # proposals: nothing is lost
+        assert (by_name[name].read_only_hint, by_name[name].destructive_hint) == (False, False), name
+    assert (by_name["resolve_comment"].read_only_hint, by_name["resolve_comment"].destructive_hint) == (False, True)
+    assert by_name["suggest_changes"].idempotent_hint is False and by_name["resolve_comment"].idempotent_hint is True
+
+
+def test_tools_carry_titles_and_hints_and_an_unknown_name_lists_only_the_tools_served(tmp_path):
+    src = tmp_path / "pilot.docx"
+    shutil.copy(PILOT, src)
+
+    async def session():
+        async with stdio_client(serve(src, "--save-to", str(tmp_path / "out.docx"))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                tools = (await s.list_tools()).tools
+                check_annotations(tools)
+                titles = {t.name: t.title for t in tools}
+                assert titles["resolve_comment"] == "Resolve or reopen a comment"
+                assert titles["find_text"] == "Find text"
+                served = [t.name for t in tools]
+                assert len(served) == 12
+                unknown = await s.call_tool("delete_everything", {})
+                assert unknown.is_error
+                assert unknown.content[0].text == f'Unknown tool "delete_everything". Valid tools: {", ".join(served)}.'
+                for live_only in ("read_page", "read_selection", "scroll_to_block", "show_in_document"):
+                    assert live_only not in unknown.content[0].text
+                # a live-view tool by name is still told why it is not here
+                page = await s.call_tool("read_page", {"page": 1})
+                assert page.is_error and "open in the folio-desktop window" in page.content[0].text
+    run(session)

@@ -100,6 +100,11 @@ def press_undo(qtbot, window) -> None:
     qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
 
 
+def hits(found: dict) -> list[dict]:
+    """find_text's matches (grouped by block) as one list, each with its block's id."""
+    return [dict(m, blockId=b["blockId"]) for b in found["blocks"] for m in b["matches"]]
+
+
 def page_text(window, page: int) -> str:
     return window.bridge.get_page_text(page)
 
@@ -120,7 +125,7 @@ def test_a_clients_turn_shows_in_the_pages_and_one_ctrl_z_takes_it_back(shared, 
     assert "Pilot Access" in outline
 
     # the live-view tools answer from the window: its pages, its selection
-    match = next(m for m in client.result("find_text", {"query": "Pilot Period"})["matches"])
+    match = hits(client.result("find_text", {"query": "Pilot Period"}))[0]
     page = window.bridge.get_target_page({"type": "block", "blockId": match["blockId"]})
     read = client.result("read_page", {"page": page})
     assert read["totalPages"] == window.view.document_layout.page_count and "Pilot Period" in read["text"]
@@ -161,7 +166,7 @@ def test_calls_a_pause_apart_are_separate_turns(shared, qtbot, monkeypatch):
     window, _dialog, connect = shared
     monkeypatch.setattr(mcp_share, "TURN_GAP_S", 0.0)  # every call its own turn
     client = connect("Claude Desktop")
-    matches = client.result("find_text", {"query": "Pilot Period"})["matches"]
+    matches = hits(client.result("find_text", {"query": "Pilot Period"}))
     first, second = matches[0], next(m for m in matches if m["blockId"] != matches[0]["blockId"])
     for match, text in ((first, "Trial Period"), (second, "Test Period")):
         client.result("suggest_changes", {"operations": [
@@ -229,7 +234,7 @@ def test_claude_desktop_reaches_the_window_through_the_stdio_launcher(shared, qt
     try:
         assert len(client.run("list_tools").tools) == 16
         assert "Pilot Access" in client.run("read_resource", "folio://document/outline").contents[0].text
-        match = client.result("find_text", {"query": "Pilot Period"})["matches"][0]
+        match = hits(client.result("find_text", {"query": "Pilot Period"}))[0]
         client.result("suggest_changes", {"operations": [
             {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
         assert ("insertion", "Trial") in [(c.type, c.text) for c in window.reviewer.get_changes()]
@@ -253,12 +258,12 @@ def test_a_client_that_connects_again_finds_its_edits_and_stopping_keeps_the_win
     window, _dialog, connect = shared
     url = window.mcp_share.url
     first = connect()
-    match = first.result("find_text", {"query": "Pilot Period"})["matches"][0]
+    match = hits(first.result("find_text", {"query": "Pilot Period"}))[0]
     first.result("suggest_changes", {"operations": [
         {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
     first.close()  # the client quits, or restarts: its session ends
     second = connect()  # a new session on a new connection
-    assert second.result("find_text", {"query": "Trial Period"})["matches"]
+    assert second.result("find_text", {"query": "Trial Period"})["blocks"]
 
     gate = window.mcp_share._server._app
     qtbot.waitUntil(lambda: gate.open_requests("GET") > 0, timeout=5_000)  # its event stream is open
@@ -270,20 +275,38 @@ def test_a_client_that_connects_again_finds_its_edits_and_stopping_keeps_the_win
 
     window.share_with_mcp_client()  # shared again at once: the same address, the same document
     assert window.mcp_share.url == url
-    assert connect().result("find_text", {"query": "Trial Period"})["matches"]
+    assert connect().result("find_text", {"query": "Trial Period"})["blocks"]
 
 
 def test_a_restarted_launcher_finds_the_edits_made_through_the_one_before(shared, qtbot):
     window, _dialog, _connect = shared
     first = McpClient(qtbot, stdio_client(launcher(window.settings.config_dir)), name="claude-ai")
     try:
-        match = first.result("find_text", {"query": "Pilot Period"})["matches"][0]
+        match = hits(first.result("find_text", {"query": "Pilot Period"}))[0]
         first.result("suggest_changes", {"operations": [
             {"type": "replaceRange", "range": match["range"], "replace": "Trial Period"}]})
     finally:
         first.close()  # Claude Desktop restarts its server
     second = McpClient(qtbot, stdio_client(launcher(window.settings.config_dir)), name="claude-ai")
     try:
-        assert second.result("find_text", {"query": "Trial Period"})["matches"]
+        assert second.result("find_text", {"query": "Trial Period"})["blocks"]
     finally:
         second.close()
+
+
+def test_the_windows_tools_carry_titles_and_hints_and_an_unknown_name_lists_the_sixteen(shared, qtbot):
+    from test_mcp_server import check_annotations
+
+    window, _, connect = shared
+    client = connect()
+    tools = client.run("list_tools").tools
+    check_annotations(tools)
+    hints = {t.name: t.annotations for t in tools}
+    assert hints["read_page"].read_only_hint is True and hints["read_selection"].read_only_hint is True
+    assert hints["show_in_document"].destructive_hint is False
+    unknown = client.call("delete_everything", {})
+    assert unknown.is_error
+    assert unknown.content[0].text == \
+        f'Unknown tool "delete_everything". Valid tools: {", ".join(t.name for t in tools)}.'
+    assert len(tools) == 16 and "read_page" in unknown.content[0].text  # the window serves the live-view tools
+    assert not [e for e in window.audit.entries if e.get("tool") == "delete_everything"]

@@ -76,6 +76,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "commentOnBlock": ("comment",),
     "insertSignatureTable": ("parties",),
 }
+# the operation keys that hold paragraph properties of their own
+PROPERTY_HOLDERS = ("properties", "firstParagraphProperties", "secondParagraphProperties", "mergedParagraphProperties")
 PARAGRAPH_PROPERTY_KEYS = ("styleId", "listLevel", "alignment", "spacing", "outlineLevel", "numbering", "indentation")
 ALIGNMENTS = ("left", "center", "right", "both", "start", "end", "distribute", "mediumKashida", "highKashida",
               "lowKashida", "thaiDistribute", "numTab", "justify")
@@ -182,7 +184,7 @@ def parse_batch(batch: Any) -> ParsedBatch:
             if op["id"] in seen_ids:
                 _fail(f"{path}.id", "expected a unique operation id")
             seen_ids.add(op["id"])
-    return ParsedBatch(copy.deepcopy(batch))
+    return ParsedBatch(_normalize(copy.deepcopy(batch)))
 
 
 def _parse_operation(op, path):
@@ -340,21 +342,48 @@ def _parse_paragraph_props(obj, path, allow_list_level=True):
         _parse_numbering(obj["numbering"], f"{path}.numbering")
 
 
+BARE_NUMBERING = ("inherit", "none")  # the two requests that need no fields may be sent as bare strings
+
+
 def _parse_numbering(req, path):
+    if isinstance(req, str):
+        if req not in BARE_NUMBERING:
+            _fail(path, 'expected "inherit", "none", or an object')
+        return
     _object(req, path)
     kind = req.get("kind")
     allowed = {"inherit": ("kind",), "none": ("kind",), "levelOnly": ("kind", "ilvl"),
-               "reference": ("kind", "numId", "ilvl"), "newList": ("kind", "format", "ilvl")}
+               "reference": ("kind", "numId", "ilvl"), "newList": ("kind", "format", "ilvl", "level")}
     if kind not in allowed:
         _fail(f"{path}.kind", 'expected "inherit", "none", "levelOnly", "reference", or "newList"')
     _check_keys(req, allowed[kind], path)
-    if kind == "levelOnly" or "ilvl" in req:
-        if not _is_int(req.get("ilvl")) or not 0 <= req["ilvl"] <= 8:
-            _fail(f"{path}.ilvl", "expected a list level from 0 to 8")
+    if "ilvl" in req and "level" in req:
+        _fail(path, "expected at most one of ilvl or level")
+    for key in ("ilvl", "level"):
+        if (kind == "levelOnly" and key == "ilvl") or key in req:
+            if not _is_int(req.get(key)) or not 0 <= req[key] <= 8:
+                _fail(f"{path}.{key}", "expected a list level from 0 to 8")
     if kind == "reference" and (not _is_int(req.get("numId")) or req["numId"] < 1):
         _fail(f"{path}.numId", "expected a positive integer numId")
     if kind == "newList" and req.get("format") not in ("numbered", "bullet"):
         _fail(f"{path}.format", 'expected "numbered" or "bullet"')
+
+
+def _normal_numbering(req) -> dict:
+    """One shape for the engine: a bare "none"/"inherit" becomes {kind}, newList's `level` its `ilvl`."""
+    if isinstance(req, str):
+        return {"kind": req}
+    if "level" in req:
+        req = {("ilvl" if key == "level" else key): value for key, value in req.items()}
+    return req
+
+
+def _normalize(batch: dict) -> dict:
+    for op in batch["operations"]:
+        for holder in (op, *(op.get(key) for key in PROPERTY_HOLDERS)):
+            if isinstance(holder, dict) and "numbering" in holder:
+                holder["numbering"] = _normal_numbering(holder["numbering"])
+    return batch
 
 
 def _parse_properties(props, path):

@@ -34,6 +34,7 @@ from .checkpoints import (
     numbering_parts,
 )
 from .contract import MODES_BY_TYPE, RANGE_TYPES, SUPPORTED_MODES, parse_batch, target_block_id
+from .contract import PROPERTY_HOLDERS as PROPERTY_KEYS
 from .operation_effects import _receipt_position, _spans, _text_only, _touched, receipt_for
 from .operation_targets import (
     _find_once,
@@ -88,7 +89,6 @@ INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignat
 HIDDEN_GUARDED = ("replaceBlock", "deleteBlock", "replaceInBlock", "replaceRange")
 TABLE_OPS = ("insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn", "mergeTableCells",
              "splitTableCell", "deleteTable")
-PROPERTY_KEYS = ("properties", "firstParagraphProperties", "secondParagraphProperties", "mergedParagraphProperties")
 
 
 class OperationIdConflictError(ValueError):
@@ -128,12 +128,14 @@ class OperationEngine:
     # -- public ------------------------------------------------------------------------------
 
     def apply(self, batch, *, snapshot: Snapshot | None = None, author: str | None = None,
-              keystrokes: bool = False, undoable: bool = True) -> dict:
+              keystrokes: bool = False, undoable: bool = True, document_version: str | None = None) -> dict:
         """Apply a batch (spec §3). Two host-side options, never part of the batch a model sends:
         keystrokes=True says the batch is a person typing at a caret (op_text.keystrokes: the
         characters typed, not a word diff; splitBlock may split at a paragraph's very start or end,
         as Enter does); undoable=False keeps no per-batch undo state (the caller has its own undo,
-        and copying a long document for every keystroke would cost more than the edit)."""
+        and copying a long document for every keystroke would cost more than the edit);
+        document_version: the token a batch's documentVersion pin is checked against, when the host
+        keeps versions of its own (else the engine's own token)."""
         parsed = parse_batch(batch)
         mode = parsed.get("mode", "tracked-changes")
         atomic = parsed.get("atomic", False)
@@ -145,9 +147,10 @@ class OperationEngine:
 
         replayed = self._replays(ops, named)
         pinned = (parsed.get("precondition") or {}).get("documentVersion")
-        if pinned is not None and pinned != self.version_token():
+        current_version = document_version if document_version is not None else self.version_token()
+        if pinned is not None and pinned != current_version:
             return self._all_skipped(ops, replayed, "documentVersionMismatch",
-                                     f"the document is at version {self.version_token()}, not {pinned}")
+                                     f"the document is at version {current_version}, not {pinned}")
         doc = self.doc
         version_before = doc.version
         current = doc.snapshot()

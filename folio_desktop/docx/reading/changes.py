@@ -3,7 +3,8 @@
 Grouping: marks of one revision id inside one block fold into one entry; a replacement is two
 entries (deletion and insertion); run marks inside a tracked row insertion/deletion fold into the
 row's entry (same id, or same author and date); a cell revision over several cells joins their
-texts with a newline; section property changes carry empty text and no block.
+texts with a newline; section property changes carry empty text and no block. A w:ins or w:del with
+no text and no object (an empty w:t, a bookmark) changes nothing and is left out.
 
 A move stays two halves here (its w:moveFrom marks are deletions, its w:moveTo marks insertions, one
 entry per block as for any mark), each knowing its Move (docx/reading/moves.py): the agents' read_changes
@@ -135,6 +136,27 @@ def _run_text(el) -> str:
     return "".join(parts)
 
 
+# what a run or revision may hold and still hold nothing a reader sees
+# (a comment's reference mark included: deleting the comment would leave the mark empty)
+_NOTHING = {_W + t for t in ("rPr", "proofErr", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd",
+                             "commentReference", "lastRenderedPageBreak", "permStart", "permEnd")}
+
+
+def holds_nothing(el) -> bool:
+    """Whether a w:ins / w:del (or a run in it) has no text and no object: its runs hold only empty
+    w:t / w:delText, formatting and markers. Such a revision changes nothing, so it is no change to review."""
+    for child in el:
+        tag = child.tag
+        if tag in _NOTHING or not isinstance(tag, str):  # (an XML comment's tag is not a string)
+            continue
+        if tag == T_T or tag == T_DELTEXT:
+            if child.text:
+                return False
+        elif tag != T_R or not holds_nothing(child):
+            return False
+    return True
+
+
 def _rev_id(el) -> int | str:
     raw = el.get(_W + "id")
     try:
@@ -174,6 +196,8 @@ def census(doc: Document, story: Story, snapshot: Snapshot, container) -> list[C
         date = el.get(_W + "date")
         if kind in ("insertion", "deletion"):
             text = _run_text(el)
+            if not text and not el.getparent().tag.endswith("Pr") and holds_nothing(el):
+                continue  # (a mark in a property, as w:numPr/w:ins, records a property change: kept)
             tr = ancestor(el, T_TR, container)
             row_entry = rows.get(tr) if tr is not None else None
             if row_entry is not None and (row_entry.id == rid or (row_entry.author == author and row_entry.date == date)) \

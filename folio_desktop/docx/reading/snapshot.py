@@ -264,7 +264,13 @@ class _Walker:
         for piece in inline.pieces(p, state, self.hidden_styles):
             kind = piece.kind
             if kind == TEXT or kind == TAB or kind == BREAK:
-                if piece.dele is not None or piece.hidden:
+                if piece.hidden:
+                    continue
+                if piece.dele is not None:
+                    # not in the text, but in a quote: the lawyer sees a comment on struck text
+                    # with the struck text, and the comment stays anchored in this block
+                    if active:
+                        self.quote(piece.text, touched_comments)
                     continue
                 s = piece.text
             elif kind == COMMENT_START:
@@ -296,13 +302,7 @@ class _Walker:
             if not s:
                 continue
             if active:
-                for cid in active:
-                    quote = self.comment_anchors[cid].quote
-                    if cid not in touched_comments:
-                        touched_comments.append(cid)
-                        if quote:  # the range runs on from an earlier paragraph
-                            quote.append("\n")
-                    quote.append(s)
+                self.quote(s, touched_comments)
             parts.append(s)
             if runs is not None:
                 runs.append((s, piece.run))
@@ -314,6 +314,17 @@ class _Walker:
         preview = (self.doc, pstyle, runs) if runs else None
         return "".join(parts), {"runs": preview, "boundaries": boundaries, "comments": touched_comments,
                                 "pstyle": pstyle}
+
+    def quote(self, s: str, touched_comments: list[str]) -> None:
+        """Add text to the quote of every comment whose range is open (spec §2.7: every run in the
+        range, in document order, deleted runs included)."""
+        for cid in self.active_comments:
+            quote = self.comment_anchors[cid].quote
+            if cid not in touched_comments:
+                touched_comments.append(cid)
+                if quote:  # the range runs on from an earlier paragraph
+                    quote.append("\n")
+            quote.append(s)
 
     def paragraph_properties(self, p, block: Block, counted: bool, ppr):
         doc = self.doc

@@ -42,15 +42,16 @@ def compare_with_open_document(window):
 
 def version_diff_message(prompt: str, comparison) -> tuple[str, str]:
     """(what Claude is sent, what the transcript shows) for `prompt` about an open compare window:
-    the prompt, which files, and the version diff, cut at a line to DIFF_CHARS."""
-    from ...agents.versions.compare import format_version_diff_for_llm  # (the tool layer: not at start-up)
+    the prompt, which files, and the version diff's first part of at most DIFF_CHARS (the engine's
+    paging cuts it at a change line; Claude cannot ask for the next part, so it is told to say so)."""
+    from ...agents.versions.compare import page_version_diff  # (the tool layer: not at start-up)
 
     earlier, later = Path(comparison.base_path).name, Path(comparison.revised_path).name
-    text = format_version_diff_for_llm(comparison.diff)
-    if len(text) > DIFF_CHARS:
-        cut = text.rfind("\n", 0, DIFF_CHARS)
-        left = text[cut:].count("\n")
-        text = text[:cut] + f"\n… ({left} more lines of the diff are left out: tell me the summary is partial)"
+    part = page_version_diff(comparison.diff, limit=DIFF_CHARS)
+    text = part.text
+    if part.next_start is not None:  # its last line says how to ask for the rest, which only a program can
+        left = part.total - part.next_start
+        text = text.rsplit("\n", 1)[0] + f"\n… ({left} more changes are left out: tell me the summary is partial)"
     sent = (f"{prompt}\n\nEarlier version: {earlier}. Later version: {later}, the document open here. The ids in "
             f"brackets are the comparison's own: cite clauses by number.\n<version_diff>\n{text}\n</version_diff>")
     return sent, f"{prompt}\n(The differences between {earlier} and {later} go with this message.)"

@@ -149,8 +149,8 @@ def test_options_shape_schema_and_capabilities():
     assert set(items["properties"]) == {"type", "id", "blockId", "severity", "area", "precondition", "find",
                                         "replace", "comment", "moveId"}
     text = describe_suggest_changes_capabilities(opts)
-    assert text.splitlines()[0] == ("Supported operations: replaceInBlock (replace an exact text match inside one "
-                                    "block (`find` -> `replace`)); deleteBlock (delete one block).")
+    assert text.splitlines()[0] == ("Supported operations: replaceInBlock (`find` exact text in a block -> "
+                                    "`replace`); deleteBlock.")
     assert "cannot change run formatting" in text and "at most 5 operations" in text
     assert "must set `severity`" in text and "documentVersion" in text
     with pytest.raises(ToolInputError, match="severity is required"):
@@ -337,7 +337,8 @@ def test_editor_ref_full_members():
     assert execute_tool_call("show_in_document", {"range": {"type": "x"}}, bridge)["error"] == \
         "show_in_document's `range` must be copied from find_text."
     on_page = execute_tool_call("find_text", {"query": "paragraph", "scope": {"type": "page", "page": 1}}, bridge)
-    assert on_page["result"]["totalMatches"] == 2 and all(m["page"] == 1 for m in on_page["result"]["matches"])
+    assert on_page["result"]["totalMatches"] == 2
+    assert all(m["page"] == 1 for b in on_page["result"]["blocks"] for m in b["matches"])
     assert execute_tool_call("find_text", {"query": "x", "scope": {"type": "page", "page": 9}}, bridge)["error"] == \
         "find_text's page (9) exceeds the document's page count (3)."
     outline_pages = execute_tool_call("get_document_outline", {}, bridge)["result"]

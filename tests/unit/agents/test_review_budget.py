@@ -22,12 +22,13 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def plan(bridge) -> dict:
-    """The calls a model would make, with real handles and ids read from the same bytes."""
+    """The calls a model would make, with real handles and ids read from the same bytes: the default outline
+    lists the articles, so the model reads article 14 (where the clawback is), then finds the clause."""
     outline = execute_tool_call("get_document_outline", {}, bridge)["result"]
-    section = next(e for e in outline["sections"] if e.get("displayLabel") == "14.7")
-    assert section["text"] == "Clawback."
-    blocks = execute_tool_call("read_section", {"handle": section["handle"]}, bridge)["result"]["blocks"]
-    target = next(b for b in blocks if b.get("displayLabel") == "14.7.4")
+    section = next(e for e in outline["sections"] if e.get("displayLabel") == "14.")
+    assert section["text"] == "Distributions; Allocations"
+    found = execute_tool_call("find_text", {"query": "Clawback"}, bridge)["result"]
+    target = next(b for b in found["blocks"] if b.get("displayLabel") == "14.7.4")
     return {"section": section["handle"], "block": target["blockId"]}
 
 
@@ -39,7 +40,7 @@ def test_outline_section_find_comment_on_the_ilpa_stays_under_60k_input_tokens()
         api.script(
             Reply([Text("I'll start from the outline."), ToolUse("get_document_outline", {})], stop_reason="tool_use"),
             Reply([ToolUse("read_section", {"handle": steps["section"]})], stop_reason="tool_use"),
-            Reply([ToolUse("find_text", {"query": "Section 14.7 (Clawback)"})], stop_reason="tool_use"),
+            Reply([ToolUse("find_text", {"query": "Clawback"})], stop_reason="tool_use"),
             Reply([ToolUse("add_comment", {"blockId": steps["block"],
                                            "text": "The clawback should be capped at after-tax distributions."})],
                   stop_reason="tool_use"),
@@ -62,6 +63,6 @@ def test_outline_section_find_comment_on_the_ilpa_stays_under_60k_input_tokens()
         assert date.today().strftime("%d %B %Y") in system and "which party the lawyer acts for" in system
         # what the model was given to cite: the clause numbers of the section it read
         section = api.requests[2].json["messages"][-1]["content"][0]["content"]
-        assert '"displayLabel": "14.7.4"' in section or '"displayLabel":"14.7.4"' in section
+        assert '"displayLabel":"14.1"' in section
     [comment] = [c for c in rev.get_comments() if c.author == "Claude"]
     assert comment.block_id == steps["block"]

@@ -104,6 +104,9 @@ def test_cost_uses_the_longest_matching_price():
     assert usage.cost("claude-sonnet-5-5") == pytest.approx(2.0 + 1.0 + 0.2)
     assert usage.cost("some-other-model") is None
     assert "no price known" in usage.describe("some-other-model")
+    # a cloud's id is priced as the Anthropic model it names
+    assert usage.cost("us.anthropic.claude-sonnet-5-5-20260929-v1:0") == usage.cost("claude-sonnet-5-5@20260929") \
+        == pytest.approx(3.2)
 
 
 @pytest.mark.skipif(os.name != "posix" or sys.platform == "darwin", reason="the XDG rules are the Linux/BSD ones")

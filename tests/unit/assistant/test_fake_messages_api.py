@@ -235,3 +235,48 @@ def test_close_is_prompt_with_a_client_connected_and_the_gate_never_set():
 def test_wait_for_request_times_out_clearly(api):
     with pytest.raises(TimeoutError, match="waited for 1"):
         api.wait_for_request(1, timeout=0.05)
+
+
+def test_the_prompt_cache_reads_a_repeated_prefix_and_writes_the_new_one(api):
+    """As the API documents it: a prefix up to a cache_control breakpoint is written; a later request with
+    the same blocks up to a breakpoint (or up to 20 blocks before one) reads it; only the rest is input."""
+    system = [{"type": "text", "text": "You review contracts. " * 300, "cache_control": {"type": "ephemeral"}}]
+    first_turn = [{"role": "user", "content": [{"type": "text", "text": "Who is the buyer?",
+                                                "cache_control": {"type": "ephemeral"}}]}]
+    api.script(Reply([Text("Käufer GmbH.")]), Reply([Text("Clause 1.")]), Reply([Text("Yes.")]))
+    client = make_client(api)
+
+    def usage_of(messages, system=system):
+        with client.messages.stream(model=MODEL, max_tokens=64, system=system, tools=TOOLS,
+                                    messages=messages) as stream:
+            return stream.get_final_message().usage
+
+    first = usage_of(first_turn)
+    assert first.cache_read_input_tokens == 0 and first.cache_creation_input_tokens > 1024
+    assert first.input_tokens + first.cache_creation_input_tokens == len(api.requests[0].raw) // 4
+    # the conversation goes on: the breakpoint moves to the new last message, the old prefix is read
+    second_turn = [{"role": "user", "content": [{"type": "text", "text": "Who is the buyer?"}]},
+                   {"role": "assistant", "content": [{"type": "text", "text": "Käufer GmbH."}]},
+                   {"role": "user", "content": [{"type": "text", "text": "Where?",
+                                                 "cache_control": {"type": "ephemeral"}}]}]
+    second = usage_of(second_turn)
+    assert second.cache_read_input_tokens == first.cache_creation_input_tokens
+    assert 0 < second.cache_creation_input_tokens < 40  # only the two new messages are written
+    assert second.input_tokens + second.cache_creation_input_tokens + second.cache_read_input_tokens == \
+        len(api.requests[1].raw) // 4
+    assert api.requests[1].usage == {k: getattr(second, k) for k in api.requests[1].usage}
+    # a different system prompt is a different prefix: nothing to read
+    changed = [dict(system[0], text="You draft contracts. " * 300)]
+    assert usage_of(first_turn, changed).cache_read_input_tokens == 0
+
+
+def test_the_prompt_cache_skips_short_prefixes_and_refuses_five_breakpoints(api):
+    mark = {"type": "ephemeral"}
+    api.script(Reply([Text("a")]), Reply([Text("b")]))
+    client = make_client(api)
+    with client.messages.stream(**dict(ARGS, system=[{"type": "text", "text": "Short.", "cache_control": mark}])) as s:
+        usage = s.get_final_message().usage
+    assert usage.cache_creation_input_tokens == 0 and usage.input_tokens == len(api.requests[0].raw) // 4
+    blocks = [{"type": "text", "text": f"part {i}", "cache_control": mark} for i in range(5)]
+    with pytest.raises(anthropic.BadRequestError, match="A maximum of 4 blocks with cache_control"):
+        client.messages.create(**dict(ARGS, messages=[{"role": "user", "content": blocks}]))

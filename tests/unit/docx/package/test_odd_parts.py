@@ -55,8 +55,8 @@ def test_find_text_finds_the_placeholder_read_document_shows():
     assert "[Unsupported w:altChunk content]" in str(shown)
     found = ok(execute_tool_call("find_text", {"query": "unsupported w:altChunk"}, bridge))
     assert found["totalMatches"] == 1
-    match = found["matches"][0]
-    assert match["opaque"] is True and match["blockId"].startswith("opaque-") and "range" not in match
+    match = found["blocks"][0]  # the block the match is in, its note said once
+    assert match["opaque"] is True and match["blockId"].startswith("opaque-") and "range" not in match["matches"][0]
     assert "cannot be the target of an edit" in match["note"]
     # and it is not a place to edit, in words that do not send the model to re-read it
     edit = ok(execute_tool_call("suggest_changes", {"operations": [
@@ -65,4 +65,4 @@ def test_find_text_finds_the_placeholder_read_document_shows():
     assert "w:altChunk the editor cannot read or change" in edit["skipped"][0]["reason"]
     # ordinary matches still carry their ranges
     clause = ok(execute_tool_call("find_text", {"query": "Clause"}, bridge))
-    assert clause["totalMatches"] == 2 and all("range" in m for m in clause["matches"])
+    assert clause["totalMatches"] == 2 and all("range" in m for b in clause["blocks"] for m in b["matches"])

@@ -54,6 +54,21 @@ def call(bridge, name, args=None, options=None):
     return ok(execute_tool_call(name, args or {}, bridge, options))
 
 
+def hits(found: dict) -> list[dict]:
+    """find_text's matches (grouped by block) as one list, each with its block's fields."""
+    return [{**{k: v for k, v in b.items() if k != "matches"}, **m} for b in found["blocks"] for m in b["matches"]]
+
+
+def every_hit(bridge, args: dict) -> list[dict]:
+    """Every match of a find_text, page by page."""
+    out, offset = [], 0
+    while offset is not None:
+        found = call(bridge, "find_text", dict(args, offset=offset))
+        out += hits(found)
+        offset = found.get("nextOffset")
+    return out
+
+
 def plain_blocks(bridge):
     """Body paragraphs drawn as their accepted text (after any list label): no table, note or change."""
     layout = bridge.view.document_layout
@@ -94,7 +109,7 @@ def script(bridge) -> list[tuple[str, object]]:
     run("read_changes")
     body = [b for b in blocks if len(b["text"]) > 40]
     summary = run("suggest_changes", {"operations": [
-        {"type": "replaceRange", "range": found["matches"][0]["range"], "replace": "Contract"},
+        {"type": "replaceRange", "range": found["blocks"][0]["matches"][0]["range"], "replace": "Contract"},
         {"type": "insertAfterBlock", "blockId": body[3]["blockId"], "text": "The parties add this clause."}]})
     assert len(summary["applied"]) == 2, summary
     added = run("add_comment", {"blockId": body[5]["blockId"], "text": "Is this right?",
@@ -221,8 +236,7 @@ def test_outline_pages_and_page_scoped_search(qtbot, view, data):
     outline = call(bridge, "get_document_outline", {"maxDepth": 9})
     assert outline["sections"] and \
         all(e["page"] == layout.page_of(e["handle"]["headingBlockId"]) for e in outline["sections"])
-    everywhere = call(bridge, "find_text", {"query": "Customer", "matchCase": True})
-    assert not everywhere["truncated"]
+    everywhere = every_hit(bridge, {"query": "Customer", "matchCase": True})
     snapshot = bridge.reviewer.snapshot()
 
     def page_of(match):
@@ -231,10 +245,12 @@ def test_outline_pages_and_page_scoped_search(qtbot, view, data):
 
     pages_seen = set()
     for n in range(1, layout.page_count + 1):
-        scoped = call(bridge, "find_text", {"query": "Customer", "matchCase": True, "scope": {"type": "page", "page": n}})
-        expected = [m for m in everywhere["matches"] if page_of(m) == n]
-        assert [{k: v for k, v in m.items() if k != "page"} for m in scoped["matches"]] == expected
-        assert all(m["page"] == n for m in scoped["matches"]) and scoped["totalMatches"] == len(expected)
+        args = {"query": "Customer", "matchCase": True, "scope": {"type": "page", "page": n}}
+        scoped = every_hit(bridge, args)
+        expected = [m for m in everywhere if page_of(m) == n]
+        assert [{k: v for k, v in m.items() if k != "page"} for m in scoped] == expected
+        assert all(m["page"] == n for m in scoped)
+        assert call(bridge, "find_text", args)["totalMatches"] == len(expected)
         pages_seen |= {n} if expected else set()
     assert len(pages_seen) >= 3
     assert execute_tool_call("find_text", {"query": "x", "scope": {"type": "page", "page": 99}}, bridge)["error"] == \
@@ -258,8 +274,8 @@ def test_show_in_document_selects_the_hit_until_it_goes_stale(qtbot, view, data)
     bridge = live(qtbot, view, data[ILPA.name])
     layout = view.document_layout
     plain = {b.id for b in plain_blocks(bridge)}
-    found = call(bridge, "find_text", {"query": "Limited Partner", "matchCase": True})
-    hit = next(m for m in found["matches"] if m["blockId"] in plain and layout.page_of(m["blockId"]) > 20)
+    found = call(bridge, "find_text", {"query": "Limited Partner", "matchCase": True, "offset": 300})
+    hit = next(m for m in hits(found) if m["blockId"] in plain and layout.page_of(m["blockId"]) > 20)
     assert call(bridge, "show_in_document", {"range": hit["range"]}) == {"shown": True}
     assert view.selection.selection_text() == "Limited Partner"
     assert call(bridge, "read_selection") == {"text": "Limited Partner"}

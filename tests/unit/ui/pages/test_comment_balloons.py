@@ -87,8 +87,8 @@ def same_word(qapp):
     the first "shall" (made last: a higher id, earlier in reading order)."""
     rev = DocxReviewer.open(SAMPLE, author="Lawyer")
     bridge = create_reviewer_bridge(rev)
-    matches = [m for m in execute_tool_call("find_text", {"query": "shall"}, bridge)["result"]["matches"]
-               if m["displayLabel"] == "2.1"]
+    found = execute_tool_call("find_text", {"query": "shall"}, bridge)["result"]
+    matches = [m for b in found["blocks"] if b.get("displayLabel") == "2.1" for m in b["matches"]]
     first, second = matches[0]["range"], matches[1]["range"]
     ids = {}
     for name, target in (("X", second), ("Z", second), ("Y", first)):
