@@ -75,6 +75,7 @@ class ReviewerBridge(AgentBridge):
         self.resolve_others = resolve_others
         self._author: str | None = None
         self._host_version = document_version
+        self.checks = None  # the CheckSession check_document runs, made on first use
         if document_version is not None:
             self.get_document_version = document_version
 
@@ -167,6 +168,16 @@ class ReviewerBridge(AgentBridge):
     def concealed_text(self):
         fn = getattr(self.reviewer, "concealed_text", None)
         return fn() if callable(fn) else None
+
+    def check_document(self) -> dict:
+        """The contract checks' report on the document as it is now (folio_desktop.checks), once per
+        version. `checks` is the CheckSession that runs them: the window gives its Checks panel's, so
+        the paragraphs the panel has read already are not read again for the tool."""
+        if self.checks is None:
+            from ..checks import CheckSession
+
+            self.checks = CheckSession()
+        return self.derived("checks", lambda: self.checks.run(self.reviewer))
 
 
 def story_key(handle) -> tuple | None:

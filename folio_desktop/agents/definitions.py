@@ -1,4 +1,5 @@
-"""The 16 tool definitions with their JSON Schemas (spec §1.1, §2, §4.2).
+"""The tool definitions with their JSON Schemas: the reference's 16 (spec §1.1, §2, §4.2), then
+check_document, this project's own (agents/check_tool.py).
 
 Schemas stay inside a conservative subset that every function-calling model accepts: object,
 properties, required, enum, additionalProperties false, plain arrays, and numeric and length bounds.
@@ -15,6 +16,7 @@ TOOL_NAMES = (
     "read_document", "get_document_outline", "read_section", "list_stories", "read_story", "find_text",
     "read_comments", "read_changes", "add_comment", "suggest_changes", "reply_comment", "resolve_comment",
     "read_page", "read_selection", "scroll_to_block", "show_in_document",
+    "check_document",  # folio-desktop's own, beyond the reference's 16
 )
 ALLOWED_KEYWORDS = frozenset({"type", "properties", "required", "enum", "additionalProperties", "items", "minimum",
                               "maximum", "minLength", "pattern", "minItems", "maxItems", "minProperties",
@@ -145,7 +147,7 @@ def _suggest_changes_schema(opts) -> dict:
 
 
 def get_tool_definitions(options=None) -> list[dict]:
-    """[{name, description, inputSchema}] for the 16 tools (suggest_changes shaped by the options)."""
+    """[{name, description, inputSchema}] for every tool (suggest_changes shaped by the options)."""
     opts = coerce_options(options)
     after = _str()  # the paging cursor: read_document's description says how, once
     max_blocks = _int("default 100", 1, 200)
@@ -155,26 +157,26 @@ def get_tool_definitions(options=None) -> list[dict]:
         ("read_document", "Read the main text as blocks, in order. " + PAGED_WORDS + " For a long contract start "
          "from get_document_outline and read_section. " + FIELD_WORDS + " " + UNTRUSTED_WORDS,
          _obj({"afterBlockId": after, "maxBlocks": max_blocks, "view": view})),
-        ("get_document_outline", "The headings, each with a handle for read_section and find_text (headingBlockId "
-         "is the heading's block id), clause number and title (first words, ending in …, for a clause styled as a "
-         "heading); levels 1-3, fewer when they would not fit (note says so).",
+        ("get_document_outline", "The headings, each with a handle for read_section and find_text, headingBlockId, "
+         "clause number and title (first words and … for a clause styled as a heading); levels 1-3, fewer if they "
+         "would not fit (see note).",
          _obj({"maxDepth": _int("deepest level (default 3)", 1, 9), "afterBlockId": after})),
-        ("read_section", "Read one section: its heading and every block under it, as read_document gives them.",
+        ("read_section", "Read one section: its heading and the blocks under it, as read_document gives them.",
          _obj({"handle": SECTION_HANDLE, "maxBlocks": max_blocks, "afterBlockId": after, "view": view}, ["handle"])),
-        ("list_stories", "List the stories (main, headers, footers, footnotes, endnotes) with handles for read_story "
-         "and find_text, their size and a preview.", _obj({"offset": offset})),
+        ("list_stories", "The stories (main, headers, footers, notes): handles for read_story and "
+         "find_text, size, preview.", _obj({"offset": offset})),
         ("read_story", "Read one story: the main text as `[blockId] text` lines, a header, footer or note as one "
          "line.", _obj({"handle": STORY_HANDLE, "afterBlockId": after, "maxBlocks": max_blocks}, ["handle"])),
-        ("find_text", "Find literal text (not a pattern) in the document, a section, a page or a story. Matches come "
-         "grouped by block (blockId, displayLabel, blockTextHash), each a range to edit and the context around it.",
+        ("find_text", "Find literal text (not a pattern) in the document, a section, a page or a story. Matches are "
+         "grouped by block (blockId, displayLabel, blockTextHash), each a range to edit with its context.",
          _obj({"query": _str("1 to 1,000 characters", 1), "matchCase": _bool(), "wholeWord": _bool(),
                "scope": _obj({"type": _enum("document", "section", "page", "story"), "handle": SCOPED_HANDLE,
                               "page": _int(None, 1)}, ["type"]),
                "maxMatches": _int("default 20", 1, 200), "offset": offset}, ["query"])),
-        ("read_comments", "Read the comment threads with their replies; a long quote is cut (quoteLength gives its "
-         "length).", _obj({"filter": _enum("all", "open", "resolved"), "offset": offset})),
-        ("read_changes", "Read the pending tracked changes (proposals nobody accepted yet); a long text is cut "
-         "(textLength gives its length); a move is one change of type moved, with from and to.",
+        ("read_comments", "The comment threads with replies; a long quote is cut (quoteLength: its length).",
+         _obj({"filter": _enum("all", "open", "resolved"), "offset": offset})),
+        ("read_changes", "The pending tracked changes; a long text is cut (textLength: its length); a move is "
+         "one change of type moved, with from and to.",
          _obj({"offset": offset})),
         ("add_comment", "Comment on a block, or on quoted text within it.",
          _obj({"blockId": _str(), "text": _str(None, 1), "quote": _str("exact text within the block", 1),
@@ -183,15 +185,18 @@ def get_tool_definitions(options=None) -> list[dict]:
          _suggest_changes_schema(opts)),
         ("reply_comment", "Reply in a comment thread.",
          _obj({"commentId": _str("from read_comments"), "text": _str(None, 1)}, ["commentId", "text"])),
-        ("resolve_comment", "Resolve a comment thread, or reopen it. This changes the document at once (no tracked "
-         "change): resolve only threads you wrote or the lawyer asked you to; others are refused.",
+        ("resolve_comment", "Resolve or reopen a comment thread, at once (no tracked change): only threads you "
+         "wrote or the lawyer asked you to; others are refused.",
          _obj({"commentId": _str("from read_comments"), "reopen": _bool()}, ["commentId"])),
-        ("read_page", "Read one rendered page (live view; cut at 40,000 characters).",
+        ("read_page", "Read one rendered page (live view).",
          _obj({"page": {"type": "number", "minimum": 1}}, ["page"])),
-        ("read_selection", "Read the lawyer's selection (live view; cut at 40,000 characters).", _obj({})),
+        ("read_selection", "Read the lawyer's selection (live view).", _obj({})),
         ("scroll_to_block", "Select a block and scroll to it (live view).", _obj({"blockId": _str()}, ["blockId"])),
         ("show_in_document", "Show the lawyer a block or a range (live view).",
          _obj({"blockId": _str(), "range": TEXT_RANGE})),
+        ("check_document", "folio-desktop's own: undefined or unused terms, broken references, blanks, "
+         "numbering, parties; by clause.",
+         _obj({"offset": offset})),
     ]
     return [{"name": n, "description": d, "inputSchema": s} for n, d, s in defs]
 

@@ -11,6 +11,7 @@ from ..docx.editing.skips import prose_for
 from ..docx.model.textkit import text_hash, utf16_slice
 from . import read_tools
 from .bridges import decode_comment_id
+from .check_tool import check_document
 from .definitions import TOOL_NAMES
 from .paging import RESULT_BUDGET, clip
 from .parse import ToolInputError, parse_add_comment_input, parse_suggest_changes_input
@@ -228,6 +229,6 @@ _HANDLERS = {
     "read_comments": read_tools.read_comments, "read_changes": read_tools.read_changes, "add_comment": _add_comment,
     "suggest_changes": _suggest_changes, "reply_comment": _reply_comment, "resolve_comment": _resolve_comment,
     "read_page": _read_page, "read_selection": _read_selection, "scroll_to_block": _scroll_to_block,
-    "show_in_document": _show_in_document,
+    "show_in_document": _show_in_document, "check_document": check_document,
 }
 assert set(_HANDLERS) == set(TOOL_NAMES)

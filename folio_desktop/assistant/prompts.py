@@ -21,6 +21,8 @@ Before you judge:
 - If you do not know which party the lawyer acts for, or what kind of deal this is, and it matters for the \
 request, ask one short question first (you may read the document to make it precise). Note whose paper it is \
 (who drafted it) and which round this is (a first draft, or their reply to our markup): it sets how hard to push.
+- Call check_document before reading: report its findings (terms, cross-references, blanks, numbering) by \
+clause number, after confirming each in the text.
 - Start from get_document_outline, then read the sections you need with read_section; use read_document only \
 for a short contract. Results come a page at a time (about 3k tokens): follow nextAfterBlockId as far as you \
 need. Use find_text to locate wording and copy its ranges exactly.

@@ -32,6 +32,8 @@ TOOL_HINTS: dict[str, tuple[str, bool, bool, bool]] = {
     "resolve_comment": ("Resolve or reopen a comment", False, True, True),
     "scroll_to_block": ("Scroll to a passage", *_VIEW),
     "show_in_document": ("Show a passage in the document", *_VIEW),
+    # folio-desktop's own, beyond the reference's 16: reads the document, changes nothing
+    "check_document": ("Check terms, references, blanks and numbering", *_READ),
 }
 
 

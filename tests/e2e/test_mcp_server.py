@@ -155,7 +155,7 @@ def test_each_run_carries_on_from_the_saved_review_and_other_outputs_are_refused
 
 
 READS = {"read_document", "get_document_outline", "read_section", "list_stories", "read_story", "find_text",
-         "read_comments", "read_changes"}
+         "read_comments", "read_changes", "check_document"}
 
 
 def check_annotations(tools) -> None:
@@ -171,6 +171,7 @@ def check_annotations(tools) -> None:
     for name in ("suggest_changes", "add_comment", "reply_comment"):  # proposals: nothing is lost
         assert (by_name[name].read_only_hint, by_name[name].destructive_hint) == (False, False), name
     assert (by_name["resolve_comment"].read_only_hint, by_name["resolve_comment"].destructive_hint) == (False, True)
+    assert by_name["check_document"].idempotent_hint is True  # the same document, the same findings
     assert by_name["suggest_changes"].idempotent_hint is False and by_name["resolve_comment"].idempotent_hint is True
 
 
@@ -188,7 +189,7 @@ def test_tools_carry_titles_and_hints_and_an_unknown_name_lists_only_the_tools_s
                 assert titles["resolve_comment"] == "Resolve or reopen a comment"
                 assert titles["find_text"] == "Find text"
                 served = [t.name for t in tools]
-                assert len(served) == 12
+                assert len(served) == 13  # the reference's 16 but the 4 live-view ones, and check_document
                 unknown = await s.call_tool("delete_everything", {})
                 assert unknown.is_error
                 assert unknown.content[0].text == f'Unknown tool "delete_everything". Valid tools: {", ".join(served)}.'
@@ -198,3 +199,31 @@ def test_tools_carry_titles_and_hints_and_an_unknown_name_lists_only_the_tools_s
                 page = await s.call_tool("read_page", {"page": 1})
                 assert page.is_error and "open in the folio-desktop window" in page.content[0].text
     run(session)
+
+
+def test_a_client_checks_the_contract_and_reads_each_finding_with_its_clause(tmp_path):
+    """check_document, this project's own tool, through the real MCP client over stdio: listed with its
+    title, read-only, and answering the findings with their clause numbers, totals and a cursor."""
+    src, out = tmp_path / "pilot.docx", tmp_path / "out.docx"
+    shutil.copy(PILOT, src)
+
+    async def session():
+        async with stdio_client(serve(src, "--save-to", str(out))) as streams:
+            async with ClientSession(*streams) as s:
+                await s.initialize()
+                tools = {t.name: t for t in (await s.list_tools()).tools}
+                check = tools["check_document"]
+                assert "folio-desktop's own" in check.description and check.annotations.read_only_hint is True
+                assert check.title == "Check terms, references, blanks and numbering"
+                first = await s.call_tool("check_document", {})
+                assert not first.is_error
+                report = json.loads(first.content[0].text)
+                bad = await s.call_tool("check_document", {"offset": "next"})
+                assert bad.is_error and "`offset` must be an integer" in bad.content[0].text
+                return report
+    report = run(session)
+    texts = {(f["kind"], f["text"]) for f in report["findings"]}
+    assert ("placeholder", "{product_description}") in texts and ("undefinedTerm", "Usage Data") in texts
+    assert report["totalFindings"] == sum(report["counts"].values()) and "truncated" in report
+    assert any(f.get("displayLabel") for f in report["findings"])  # clause numbers come with the findings
+    assert not out.exists()  # a read changes nothing, so nothing is saved

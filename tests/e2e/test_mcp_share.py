@@ -120,7 +120,7 @@ def test_a_clients_turn_shows_in_the_pages_and_one_ctrl_z_takes_it_back(shared, 
 
     client = connect()
     tools = {t.name for t in client.run("list_tools").tools}
-    assert len(tools) == 16 and {"read_page", "read_selection", "show_in_document"} <= tools
+    assert len(tools) == 17 and {"read_page", "read_selection", "show_in_document"} <= tools
     outline = client.run("read_resource", "folio://document/outline").contents[0].text
     assert "Pilot Access" in outline
 
@@ -232,7 +232,7 @@ def test_claude_desktop_reaches_the_window_through_the_stdio_launcher(shared, qt
                                    env={**os.environ, "FOLIO_DESKTOP_CONFIG_DIR": str(config)}, cwd=str(ROOT))
     client = McpClient(qtbot, stdio_client(params), name="claude-ai")
     try:
-        assert len(client.run("list_tools").tools) == 16
+        assert len(client.run("list_tools").tools) == 17
         assert "Pilot Access" in client.run("read_resource", "folio://document/outline").contents[0].text
         match = hits(client.result("find_text", {"query": "Pilot Period"}))[0]
         client.result("suggest_changes", {"operations": [
@@ -308,5 +308,5 @@ def test_the_windows_tools_carry_titles_and_hints_and_an_unknown_name_lists_the_
     assert unknown.is_error
     assert unknown.content[0].text == \
         f'Unknown tool "delete_everything". Valid tools: {", ".join(t.name for t in tools)}.'
-    assert len(tools) == 16 and "read_page" in unknown.content[0].text  # the window serves the live-view tools
+    assert len(tools) == 17 and "read_page" in unknown.content[0].text  # the window serves the live-view tools
     assert not [e for e in window.audit.entries if e.get("tool") == "delete_everything"]

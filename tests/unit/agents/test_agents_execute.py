@@ -23,11 +23,12 @@ def bridge_for(path=FIXTURE, data=None):
 
 
 
-def test_unknown_tool_lists_all_sixteen():
+def test_unknown_tool_lists_every_tool():
     _, bridge = bridge_for()
     message = err(execute_tool_call("delete_everything", {}, bridge))
     assert message == f'Unknown tool "delete_everything". Valid tools: {", ".join(TOOL_NAMES)}.'
-    assert len(TOOL_NAMES) == 16
+    assert len(TOOL_NAMES) == 17  # the reference's 16 and this project's own check_document
+    assert TOOL_NAMES[-1] == "check_document"
 
 
 def test_argument_shape_errors():

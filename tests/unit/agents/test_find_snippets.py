@@ -106,7 +106,7 @@ def test_tool_definitions_stay_within_their_budget():
     """Every request carries the tools: with a 1,200-token prompt the first request stays under 4,000 tokens."""
     compact = lambda value: len(json.dumps(value, separators=(",", ":")).encode())  # noqa: E731 - as the SDK sends
     headless = anthropic_tools_for(create_reviewer_bridge(DocxReviewer.open(ILPA)))
-    assert len(headless) == 12 and compact(headless) <= 10_000, compact(headless)
+    assert len(headless) == 13 and compact(headless) <= 10_000, compact(headless)
     everything = to_anthropic_tools(get_tool_definitions())
     assert compact(everything) <= 11_000, compact(everything)
     suggest = next(t for t in everything if t["name"] == "suggest_changes")

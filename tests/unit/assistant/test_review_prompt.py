@@ -43,6 +43,7 @@ RULES = {
     "skipped operations": "If an operation is skipped",
     "the selection": "call read_selection",
     "the lawyer's language": "Answer in the language the lawyer writes in",
+    "the contract checks first": "Call check_document before reading: report its findings",
 }
 
 

@@ -176,7 +176,7 @@ def test_a_client_holding_a_stream_open_keeps_its_session_while_idle_ones_end(se
                 for _ in range(3):
                     answer = await http.post(server.url, json=hello("claude-code"), headers=HEADERS)
                     assert answer.status_code == 200
-            assert len((await busy.list_tools()).tools) == 16  # the idle ones went, not this one
+            assert len((await busy.list_tools()).tools) == 17  # the idle ones went, not this one
     anyio.run(scenario)
 
 
