@@ -98,7 +98,8 @@ VIEW = [
     "-", "markup", "-", "docks",
     "-",
     ("next_pane_action", "Ne&xt pane", "panes.next_pane", ("F6", "Ctrl+Tab"),
-     "Move the keyboard to the next pane: the pages, the outline, the changes, the comments, Claude"),
+     "Move the keyboard to the next pane: the pages, the outline, the changes, the comments, the checks, "
+     "Claude"),
     ("previous_pane_action", "Previous pan&e", "panes.previous_pane", ("Shift+F6", "Ctrl+Shift+Tab", "Ctrl+Shift+Backtab"),
      "Move the keyboard to the previous pane"),
     "go to",
@@ -115,11 +116,13 @@ GO_TO = [
     ("go_to_changes_action", "&Changes", "panes.go_to_changes", "Ctrl+Shift+H", "The keyboard to the changes list"),
     ("go_to_comments_action", "Co&mments", "panes.go_to_comments", "Ctrl+Shift+M",
      "The keyboard to the comments list"),
+    ("go_to_checks_action", "Chec&ks", "panes.go_to_checks", "Ctrl+Shift+K",
+     "The keyboard to the contract checks: undefined terms, broken references, blanks, numbering"),
     ("go_to_claude_action", "C&laude", "panes.go_to_claude", "Ctrl+Shift+C", "The keyboard to Claude's message box"),
 ]
 # the docks' show / hide items in the View menu, with their access keys
 DOCK_TEXT = {"outlineDock": "Ou&tline", "changesDock": "C&hanges", "commentsDock": "Co&mments",
-             "assistantDock": "Clau&de"}
+             "checksDock": "Chec&ks", "assistantDock": "Clau&de"}
 TOOLS = [
     ("share_mcp_action", "&Share with an MCP client…", "share_with_mcp_client", None,
      "Let Claude Code, Claude Desktop or another MCP client on this computer review the open document here"),

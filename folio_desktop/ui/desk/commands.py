@@ -70,6 +70,16 @@ class DeskCommands:
             self.window.view.setFocus()
         return shown
 
+    def go_to_finding(self, block_id: str) -> bool:
+        """A finding of the Checks panel: its paragraph in the pages, or where it is when the pages do not
+        show it (a header or a note)."""
+        if self.go_to_block(block_id):
+            return True
+        row = self.window.checks.tree.currentItem()
+        place = row.text(0) if row is not None and row.text(0) else "a part of the document the pages do not show"
+        self._status(f"That finding is in {place}; it cannot be shown in the pages.", 6000)
+        return False
+
     # -- find -----------------------------------------------------------------------------------------
 
     def show_find(self) -> None:
@@ -348,6 +358,8 @@ class DeskCommands:
         window.changes.refresh(main_only=True)
         yield
         window.comments.refresh()
+        yield
+        window.checks.refresh()  # one step: the session re-reads only the paragraphs typed in
         yield
         while window.view.relayout_pending:  # the outline's pages: once the pages past the screen are laid out
             yield

@@ -2,8 +2,8 @@
 in Word, from anywhere in the window; Ctrl+Tab and Ctrl+Shift+Tab too, Qt's way out of a widget that
 keeps Tab for itself (the pages type a tab, the chat composer's Tab walks its own buttons).
 
-The ring, in order: the find bar while it is open, the pages, the outline, the changes, the comments
-and Claude. A closed dock is skipped. A dock tabbed behind another (the comments behind the changes)
+The ring, in order: the find bar while it is open, the pages, the outline, the changes, the comments,
+the checks and Claude. A closed dock is skipped. A dock tabbed behind another (the comments behind the changes)
 is raised when its turn comes, so every open pane is reached and the one holding the keyboard is
 always the one on screen. A pane gets the keyboard back in the widget that last had it there, else
 in its main widget (the outline's tree, the changes list, the composer...).
@@ -109,6 +109,9 @@ class Panes(QObject):
 
     def go_to_comments(self) -> QWidget:
         return self.go_to(self.named["comments"])
+
+    def go_to_checks(self) -> QWidget:
+        return self.go_to(self.named["checks"])
 
     def go_to_claude(self) -> QWidget:
         return self.go_to(self.named["claude"])

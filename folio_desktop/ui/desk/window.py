@@ -1,5 +1,5 @@
-"""ReviewWindow: the review desk. The document as pages in the middle; outline, changes and comments
-docked on the left; Claude docked on the right; menus, toolbar and the usual shortcuts.
+"""ReviewWindow: the review desk. The document as pages in the middle; outline, changes, comments and
+the contract checks docked on the left; Claude docked on the right; menus, toolbar and the usual shortcuts.
 
 Every change to the document goes through one ReviewActions (the lawyer's edits, accepts and
 rejects, and each of Claude's turns as a whole), so one undo stack covers them all; comments go
@@ -37,6 +37,7 @@ from ..disk.recent_files import desktop_settings
 from ..pages.geometry import top_block_id
 from ..pages.view import PageView
 from ..panels.changes import ChangesPanel
+from ..panels.checks import ChecksPanel
 from ..panels.comments import CommentsPanel
 from ..panels.find_bar import FindBar
 from ..panels.outline import OutlinePanel
@@ -60,7 +61,7 @@ if TYPE_CHECKING:  # sharing is imported when the lawyer first shares: the MCP S
 
 MARKUP_KEY = "view/markup"  # the markup view last chosen, in desktop.ini
 FOLLOW_MS = 120  # the outline follows the scroll once it pauses this long
-STATE_VERSION = 1  # bump when the docks change, so an old saved layout is not applied to new docks
+STATE_VERSION = 2  # bump when the docks change, so an old saved layout is not applied to new docks
 SHARE_PORT_KEY = "mcp/port"  # kept (as the token is), so a client configured once connects again next time
 
 
@@ -127,13 +128,16 @@ class ReviewWindow(QMainWindow):
         self.outline = OutlinePanel()
         self.changes = ChangesPanel()
         self.comments = CommentsPanel()
+        self.checks = ChecksPanel()
         self.chat = ChatPanel(self.settings, parent=self)
         self.outline_dock = self._dock("Outline", "outlineDock", self.outline, Qt.LeftDockWidgetArea)
         self.changes_dock = self._dock("Changes", "changesDock", self.changes, Qt.LeftDockWidgetArea)
         self.comments_dock = self._dock("Comments", "commentsDock", self.comments, Qt.LeftDockWidgetArea)
+        self.checks_dock = self._dock("Checks", "checksDock", self.checks, Qt.LeftDockWidgetArea)
         self.dock = self._dock("Claude", "assistantDock", self.chat, Qt.RightDockWidgetArea)
         self.splitDockWidget(self.outline_dock, self.changes_dock, Qt.Vertical)
         self.tabifyDockWidget(self.changes_dock, self.comments_dock)
+        self.tabifyDockWidget(self.comments_dock, self.checks_dock)
         self.changes_dock.raise_()
         self.resizeDocks([self.outline_dock, self.dock], [SIDE_WIDTHS[Qt.LeftDockWidgetArea],
                                                           SIDE_WIDTHS[Qt.RightDockWidgetArea]], Qt.Horizontal)
@@ -141,12 +145,14 @@ class ReviewWindow(QMainWindow):
 
         # narrow: the panels fold into strips of buttons
         self.side_strips = SideStrips(self, self.view.fit_sheet_width,
-                                      (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+                                      (self.outline_dock, self.changes_dock, self.comments_dock, self.checks_dock,
+                                       self.dock))
         self.panes = self._panes()
         self.commands = DeskCommands(self)
         self.comment_commands = CommentCommands(self)  # new, edited and deleted comments
         self.shell = ShellCommands(self)  # File > Print and the Help menu
-        install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock, self.dock))
+        install_actions(self, self.undo_group, (self.outline_dock, self.changes_dock, self.comments_dock,
+                                                self.checks_dock, self.dock))
         self.comment_commands.install_menu()
         self.commands.install_editing()
         self.page_menu = PageMenu(self)  # right-click in the pages: accept or reject the change there
@@ -172,6 +178,7 @@ class ReviewWindow(QMainWindow):
         named = {"outline": Pane(self.outline, self.outline.tree, self.outline_dock),
                  "changes": Pane(self.changes, self.changes.list, self.changes_dock),
                  "comments": Pane(self.comments, self.comments.tree, self.comments_dock),
+                 "checks": Pane(self.checks, self.checks.tree, self.checks_dock),
                  "claude": Pane(self.chat, self.chat.composer, self.dock)}
         return Panes([Pane(self.find_bar, self.find_bar.field), pages, *named.values()], home=pages, parent=self,
                      named=named)
@@ -191,6 +198,7 @@ class ReviewWindow(QMainWindow):
         view.verticalScrollBar().valueChanged.connect(lambda _v: self._follow_timer.start())
 
         self.outline.blockActivated.connect(commands.go_to_block)
+        self.checks.blockActivated.connect(commands.go_to_finding)
         self.changes.changeActivated.connect(commands.show_change)
         self.changes.acceptRequested.connect(lambda ids: commands.accept_changes(ids))
         self.changes.rejectRequested.connect(lambda ids: commands.reject_changes(ids))
@@ -273,6 +281,8 @@ class ReviewWindow(QMainWindow):
             self.outline.set_document(reviewer)
             self.changes.set_document(reviewer)
             self.comments.set_document(reviewer)
+            self.checks.set_document(reviewer)
+            self.bridge.checks = self.checks.session  # Claude's check_document reads what the panel read
 
     def _after_first_paint(self) -> None:
         self._fill_panels()
@@ -293,6 +303,7 @@ class ReviewWindow(QMainWindow):
             self.relayout(block_ids)
         self.changes.refresh()
         self.comments.refresh()
+        self.checks.refresh()
         if not self.view.is_laid_out:  # a full relayout is running: pages come with it
             self.outline.refresh()
         self.update_title()
@@ -404,6 +415,7 @@ class ReviewWindow(QMainWindow):
         bridge = LiveBridge(self.reviewer, self.view, author=self.settings.assistant_author,
                             on_changed=lambda _result: self.after_change(None, relayout=False),
                             resolve_others=self.settings.allow_resolving_others)
+        bridge.checks = self.checks.session
 
         def make(on_port: int) -> McpShare:
             share = McpShare(bridge, self.review_actions, busy=lambda: self.chat.busy, record=self.record_tool_call,

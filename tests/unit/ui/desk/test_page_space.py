@@ -111,7 +111,7 @@ def test_a_narrow_window_folds_the_side_panels_into_strips(qtbot, tmp_path):
     assert docks_shown(window) == [False, False, False, True]  # Claude stays, narrower
     assert left.isVisible() and left.width() <= 40  # a narrow strip
     buttons = {b.text(): b for b in strips.buttons.values()}
-    assert sorted(buttons) == ["Changes", "Comments", "Outline"]
+    assert sorted(buttons) == ["Changes", "Checks", "Comments", "Outline"]
     # the page keeps its width (it was 19% with the panels in the way)
     qtbot.waitUntil(lambda: window.view.zoom >= 0.5, timeout=2_000)
     # a strip button opens its panel again

@@ -1,5 +1,5 @@
 """F6 / Shift+F6 and Ctrl+Tab / Ctrl+Shift+Tab move the keyboard between the window's panes (the find
-bar when open, the pages, the outline, the changes, the comments, Claude), skipping closed docks and
+bar when open, the pages, the outline, the changes, the comments, the checks, Claude), skipping closed docks and
 raising a tabbed one; leaving the pages that way types nothing; text typed after F6 lands in the
 pane reached, never in the contract; the pane with the keyboard is always marked on screen."""
 
@@ -24,7 +24,8 @@ def focus():
 
 
 def test_f6_and_shift_f6_go_round_the_panes_in_order(qtbot, window):
-    ring = [window.view, window.outline.tree, window.changes.list, window.comments.tree, window.chat.composer]
+    ring = [window.view, window.outline.tree, window.changes.list, window.comments.tree, window.checks.tree,
+            window.chat.composer]
     for step in range(len(ring)):
         press(focus(), Qt.Key_F6)
         assert focus() is ring[(step + 1) % len(ring)], step
@@ -46,10 +47,10 @@ def test_closed_docks_are_skipped_and_the_open_find_bar_is_a_pane(qtbot, window)
     window.find_bar.open()
     window.view.setFocus()
     seen = []
-    for _ in range(4):
+    for _ in range(5):
         press(focus(), Qt.Key_F6)
         seen.append(focus())
-    assert seen == [window.changes.list, window.comments.tree, window.find_bar.field, window.view]
+    assert seen == [window.changes.list, window.comments.tree, window.checks.tree, window.find_bar.field, window.view]
 
 
 def test_ctrl_tab_leaves_the_pages_without_typing(qtbot, window):

@@ -30,6 +30,15 @@ def test_the_panels_catch_up_in_steps_reading_only_the_main_story(qtbot, tmp_pat
     read = []
     census = reviewer_module.census
     monkeypatch.setattr(reviewer_module, "census", lambda doc, story, *a: read.append(story.key) or census(doc, story, *a))
+    checks = getattr(window, "checks", None)
+    if checks is not None:  # the contract checks read every story by design (a blank in a footnote counts)
+        run_checks = checks.refresh
+
+        def checks_unrecorded():
+            n = len(read)
+            run_checks()
+            del read[n:]
+        monkeypatch.setattr(checks, "refresh", checks_unrecorded)
     window.commands._typing_timer.stop()
     window.commands._typing_timer.timeout.emit()  # the pause: the panels catch up from here
     catch_up = getattr(window.commands, "catch_up", None)  # (before issue 26 the timer did it all at once)
