@@ -1,4 +1,5 @@
-"""The agent tool layer: 16 tools over a bridge, the suggest_changes front door, compare and redline.
+"""The agent tool layer: the reference's 16 tools and our check_document over a bridge, the suggest_changes
+front door, compare and redline.
 
 Never imports Qt. Every name loads its module on first use, so `folio-desktop compare` does not
 import the tool layer it never calls (a tenth of a second at each start).

@@ -294,7 +294,7 @@ def test_a_restarted_launcher_finds_the_edits_made_through_the_one_before(shared
         second.close()
 
 
-def test_the_windows_tools_carry_titles_and_hints_and_an_unknown_name_lists_the_sixteen(shared, qtbot):
+def test_the_windows_tools_carry_titles_and_hints_and_an_unknown_name_lists_every_tool(shared, qtbot):
     from test_mcp_server import check_annotations
 
     window, _, connect = shared
