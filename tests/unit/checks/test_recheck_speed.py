@@ -35,10 +35,13 @@ def counted(monkeypatch):
     return counts
 
 
-def _insert_after(reviewer, block_id, text):
-    result = reviewer.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
-        {"type": "insertAfterBlock", "blockId": block_id, "text": text}]})
+def _edit(reviewer, operation):
+    result = reviewer.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [operation]})
     assert result["applied"], result
+
+
+def _insert_after(reviewer, block_id, text):
+    _edit(reviewer, {"type": "insertAfterBlock", "blockId": block_id, "text": text})
 
 
 def _exact(reviewer) -> dict:
@@ -56,8 +59,13 @@ def test_rerun_after_tracked_edits_reads_only_what_they_touched(counted):
     long_blocks = [b for b in reviewer.snapshot().blocks if len(b.text) > 200]
     read_per_run = {}
     for n in range(1, 11):
-        _insert_after(reviewer, long_blocks[n * 5].id,
-                      "Each year the Escrow Holder shall notify the Escrow Holder's auditors.")
+        if n % 3:
+            _insert_after(reviewer, long_blocks[n * 5].id,
+                          "Each year the Escrow Holder shall notify the Escrow Holder's auditors.")
+        else:  # a word struck and another put in its place, inside a paragraph
+            target = long_blocks[n * 5 + 1]
+            word = next(w for w in target.text.split() if len(w) > 6 and w.isalpha() and target.text.count(w) == 1)
+            _edit(reviewer, {"type": "replaceInBlock", "blockId": target.id, "find": word, "replace": "the Trustee"})
         counted.update(opened=0, paragraphs=0)
         report = session.run(reviewer)
         assert counted["opened"] == 0, f"edit {n}: the document was reopened to read its original view"
@@ -93,3 +101,13 @@ def test_original_view_is_read_again_once_a_change_is_accepted(counted):
     assert pending == {"Escrow Holder": False, "Paying Trustee": True}
     _insert_after(reviewer, blocks[60].id, "The Escrow Holder shall keep records.")
     assert session.run(reviewer) == _exact(reviewer) and session.reopened == 1
+    # an edit made untracked changes the document as it read before the changes too
+    result = reviewer.apply_document_operations({"version": 1, "mode": "direct", "operations": [
+        {"type": "insertAfterBlock", "blockId": blocks[5].id,
+         "text": "Each year the Custody Bank shall notify the Custody Bank's auditors."}]})
+    assert result["applied"], result
+    report = session.run(reviewer)
+    assert session.reopened == 2 and report == _exact(reviewer)
+    pending = {f["text"]: f["pendingChange"] for f in report["findings"]
+               if f["text"] in ("Custody Bank", "Paying Trustee")}
+    assert pending == {"Custody Bank": False, "Paying Trustee": True}
