@@ -90,8 +90,8 @@ T_P, T_PPR, T_NUMPR, T_PSTYLE = _W + "p", _W + "pPr", _W + "numPr", _W + "pStyle
 _REVISIONS = tuple(_W + t for t in (
     "ins", "del", "moveFrom", "moveTo", "pPrChange", "rPrChange", "numberingChange", "sectPrChange",
     "tblPrChange", "trPrChange", "tcPrChange", "tblGridChange", "cellIns", "cellDel", "cellMerge"))
-# changes to tables and sections: what they did before is not a paragraph's to tell
 _INSERTED_MARK = (_W + "ins", _W + "moveTo")
+# changes to tables and sections: what they did before is not a paragraph's to tell
 _OUTSIDE_PARAGRAPHS = tuple(_W + t for t in ("trPr", "tcPr", "tblPr", "tblGrid", "sectPr", "tblPrEx"))
 
 
