@@ -1,5 +1,6 @@
 """How long the contract checks take: the ILPA (budget 300 ms), the ~520-page NVCA x10 (budget 3 s), and
-a re-run after one edit on the ILPA, as the window would after every edit (budget 200 ms).
+re-runs after the 1st, 2nd and 10th tracked edit, as the window runs them after every edit (budget on the
+ILPA 200 ms; the NVCA x10's are reported).
 
     python benchmarks/checks_speed.py            # median of 5 runs each; exit 1 when over budget
 The document is open before the clock starts: the time is the checks' own (reading the snapshot included)."""
@@ -37,26 +38,38 @@ def _fresh(data: bytes):
     return lambda: check_document(next(reviewers))
 
 
+def _rerun_ms(data: bytes) -> dict[int, float]:
+    """{edit number: median ms of the session's re-run after it}: each sample is its own document, opened
+    and checked once (the window's state when the lawyer starts editing), then edited ten times."""
+    samples: dict[int, list[float]] = {1: [], 2: [], 10: []}
+    for _ in range(5):
+        rev = DocxReviewer.from_bytes(data)
+        session = CheckSession()
+        session.run(rev)
+        long_blocks = [b for b in rev.snapshot().blocks if len(b.text) > 200]
+        for n in range(1, 11):
+            rev.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
+                {"type": "insertAfterBlock", "blockId": long_blocks[n * 5].id,
+                 "text": "The General Partner shall act in good faith."}]})
+            start = time.perf_counter()
+            session.run(rev)
+            if n in samples:
+                samples[n].append((time.perf_counter() - start) * 1000)
+    return {n: statistics.median(ms) for n, ms in samples.items()}
+
+
 def main() -> int:
     ilpa = ILPA.read_bytes()
     long = build_long_nvca(repeats=10)
-    ilpa_ms = _median_ms(_fresh(ilpa))
-    long_ms = _median_ms(_fresh(long))
-    rev = DocxReviewer.from_bytes(ilpa)
-    session = CheckSession()
-    session.run(rev)
-    block = next(b for b in rev.snapshot().blocks if "Management Fee" in b.text and len(b.text) > 200)
-
-    def edit_and_check():
-        rev.apply_document_operations({"version": 1, "mode": "tracked-changes", "operations": [
-            {"type": "insertAfterBlock", "blockId": block.id, "text": "The General Partner shall act in good faith."}]})
-        session.run(rev)
-    rerun_ms = _median_ms(edit_and_check)
-    figures = [("ILPA (75 pages)", ilpa_ms, 300), ("NVCA x10 (~520 pages)", long_ms, 3000),
-               ("ILPA re-run after an edit", rerun_ms, 200)]
+    figures = [("ILPA (75 pages)", _median_ms(_fresh(ilpa)), 300),
+               ("NVCA x10 (~520 pages)", _median_ms(_fresh(long)), 3000)]
+    for name, data, budget in (("ILPA", ilpa, 200), ("NVCA x10", long, None)):
+        for n, ms in _rerun_ms(data).items():
+            figures.append((f"{name} re-run after edit {n}", ms, budget))
     for name, ms, budget in figures:
-        print(f"{name:28s} {ms:8.0f} ms  (budget {budget} ms){'' if ms <= budget else '  OVER'}")
-    return 0 if all(ms <= budget for _n, ms, budget in figures) else 1
+        over = budget is not None and ms > budget
+        print(f"{name:28s} {ms:8.0f} ms" + (f"  (budget {budget} ms)" if budget else "") + ("  OVER" if over else ""))
+    return 0 if all(budget is None or ms <= budget for _n, ms, budget in figures) else 1
 
 
 if __name__ == "__main__":

@@ -11,30 +11,54 @@ from .parties import _TWO_WORD, ROLES, check_parties
 from .placeholders import check_placeholders
 from .references import Targets, check_references
 from .terms import check_terms
-from .view import has_pending_changes, original_units, read_units
+from .view import has_pending_changes, original_signature, original_units, read_units
 
 _CACHE_LIMIT = 200_000
 
 
+class _Original:
+    """The document as it read before its pending changes: its signature (view.original_signature),
+    the keys of its findings, and its clause numbers (read when first asked for)."""
+
+    def __init__(self, signature, keys: set, units):
+        self.signature, self.keys, self._units, self._targets = signature, keys, units, None
+
+    def targets(self) -> Targets:
+        if self._targets is None:
+            self._targets, self._units = Targets(self._units), None
+        return self._targets
+
+
 class CheckSession:
     """Checks one document again and again (after every edit): what was read from a paragraph's text
-    is kept, keyed by that text, so a run after an edit reads only the paragraphs that changed."""
+    is kept, keyed by that text, so a run after an edit reads only the paragraphs that changed; and
+    the checks of the document as it read before its pending changes are kept under
+    view.original_signature, which tracked edits do not change, so they are not redone after each."""
 
     def __init__(self):
         self._cache: dict = {}
+        self._before: _Original | None = None
+        self.reopened = 0  # how often the original view had to be read by reopening the document
 
     def run(self, reviewer) -> dict:
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
         units = read_units(reviewer)
-        before = None
-        if has_pending_changes(reviewer):
+        signature = original_signature(reviewer)
+        pending = has_pending_changes(reviewer)
+        before = self._before if signature is not None and self._before and self._before.signature == signature \
+            else None
+        if pending and before is None:
+            self.reopened += 1
             old_units = original_units(reviewer)
-            before = (set(f.key for f in self.findings(old_units, None)), Targets(old_units))
-        findings = self.findings(units, before[1] if before else None)
-        if before is not None:
+            before = self._before = _Original(signature, {f.key for f in self.findings(old_units)}, old_units)
+        findings = self.findings(units, before.targets() if pending else None)
+        if pending:
             for f in findings:
-                f.pending_change = f.pending_change or f.key not in before[0]
+                f.pending_change = f.pending_change or f.key not in before.keys
+        elif signature is not None:
+            # with nothing pending, this is also the view before the edits to come
+            self._before = _Original(signature, {f.key for f in findings}, units)
         return {"findings": [f.to_json() for f in findings],
                 "counts": dict(Counter(f.kind for f in findings))}
 

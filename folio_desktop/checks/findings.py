@@ -7,6 +7,8 @@ from dataclasses import dataclass
 # the kinds in the order the report groups them
 KINDS = ("undefinedTerm", "unusedDefinition", "duplicateDefinition", "inconsistentTerm",
          "brokenCrossReference", "placeholder", "numberingGap", "duplicateNumber", "manualNumber", "partyName")
+# findings about a term as a whole, placed where it is first met: a change elsewhere may move that place
+_WHOLE_DOCUMENT = frozenset(("undefinedTerm", "unusedDefinition"))
 
 
 @dataclass(slots=True)
@@ -22,6 +24,9 @@ class Finding:
 
     @property
     def key(self) -> tuple:
+        """The same finding in another view of the document (before the pending changes)."""
+        if self.kind in _WHOLE_DOCUMENT:
+            return (self.kind, self.text)
         return (self.kind, self.text, self.block_id)
 
     def to_json(self) -> dict:

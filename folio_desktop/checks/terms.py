@@ -137,7 +137,7 @@ def _variant_of(phrase: str, terms) -> str | None:
     return None
 
 
-def case_variants(units, index: TermIndex) -> list:
+def case_variants(units, index: TermIndex, cache: dict) -> list:
     """Uses of a multi-word term in another capitalisation ("Confidential information"): [(unit, start, text, term)]."""
     multi = [t for t in index.definitions if " " in t and not t.isupper()]
     if not multi:
@@ -146,13 +146,16 @@ def case_variants(units, index: TermIndex) -> list:
                          re.I)
     lowered = {t.lower(): t for t in multi}
     out = []
+    key = ("case", pattern.pattern)
     for unit in units:
-        for m in pattern.finditer(unit.text):
-            text = m.group()
+        found = cache.get((key, unit.text))
+        if found is None:  # kept per paragraph text: a run after an edit matches only what changed
+            found = cache[(key, unit.text)] = tuple((m.start(), m.group()) for m in pattern.finditer(unit.text))
+        for start, text in found:
             term = lowered.get(text.lower()) or lowered.get(text.lower()[:-1])
             if term and text not in (term, term + "s") and not text.islower() and not text.isupper() \
                     and not _heading_like(unit) and any(ch.isupper() for ch in text[1:]):
-                out.append((unit, m.start(), text, term))
+                out.append((unit, start, text, term))
     return out
 
 
@@ -178,7 +181,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
         if not uses:
             emit("unusedDefinition", term, first_unit, first.start,
                  f"“{term}” is defined but never used.")
-    for unit, start, text, term in case_variants(units, index):
+    for unit, start, text, term in case_variants(units, index, cache):
         emit("inconsistentTerm", text, unit, start, f"“{text}” is written differently from the defined term “{term}”.")
     labels = table_labels(units)
     for phrase, places in candidates(units, index).items():
