@@ -30,15 +30,9 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from fake_messages_api import (
-    EXHAUSTED_MESSAGE,
     FakeMessagesAPI,
-    HeadersOnly,
-    HttpError,
-    Pings,
     Request,
-    Silent,
 )
-from fake_messages_api import _Abort as Abort
 from fake_messages_api import _Handler as MessagesHandler
 from fake_messages_api import _new_id as new_id
 
@@ -64,44 +58,20 @@ class _CloudHandler(MessagesHandler):
 
     route: re.Pattern
 
-    def _serve(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        request = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
-        path = urlsplit(self.path).path
-        if self.command == "POST" and path == TOKEN_PATH:
+    NAME = "fake cloud"
+
+    def _routed(self, request) -> bool:
+        return self.command == "POST" and self.route.match(unquote(urlsplit(self.path).path)) is not None
+
+    def _side_route(self, request) -> bool:
+        if self.command == "POST" and urlsplit(self.path).path == TOKEN_PATH:
             self.server.api._take(request, False)
             self._token(request)
-            return
-        routed = self.command == "POST" and self.route.match(unquote(path)) is not None
-        step = self.server.api._take(request, routed)
-        try:
-            if not routed:
-                request.outcome = "not_found"
-                self._send_error(404, "not_found_error", f"fake cloud: no route for {self.command} {self.path}", None)
-            elif step is None:
-                request.outcome = "exhausted"
-                self._send_error(500, "api_error", EXHAUSTED_MESSAGE, {"x-should-retry": "false"})
-            elif isinstance(step, HttpError):
-                request.outcome = "http_error"
-                self._send_error(step.status, step.error_type, step.message, step.headers)
-            elif isinstance(step, Silent):
-                self._hold()
-            elif isinstance(step, HeadersOnly):
-                self._sse_headers()
-                self._hold()
-            elif isinstance(step, Pings):
-                self._pings(step, request)
-            else:
-                self._stream(step, request, {})  # no prompt cache on these fakes
-        except (Abort, OSError):
-            request.outcome = "server_closed" if self.server.api._closing.is_set() else "client_disconnected"
-            self.close_connection = True
-        finally:
-            request.done.set()
+            return True
+        return False
+
+    def _cache_split(self, request) -> dict[str, int]:
+        return {}  # no prompt cache on these fakes
 
     def _json(self, status: int, data: dict, headers: dict[str, str] | None = None) -> None:
         body = json.dumps(data).encode()

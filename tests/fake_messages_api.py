@@ -453,6 +453,20 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_GET = do_PUT = do_DELETE = do_PATCH = do_POST
 
+    NAME = "fake server"  # in the not-found message
+
+    def _routed(self, request: Request) -> bool:
+        """Whether the request is on the Messages route (a cloud's fake routes by its own paths)."""
+        return self.command == "POST" and urlsplit(self.path).path == MESSAGES_PATH
+
+    def _side_route(self, request: Request) -> bool:
+        """Answer a request off the Messages route (a cloud's token endpoint); False when it is not one."""
+        return False
+
+    def _cache_split(self, request: Request) -> dict[str, int] | str:
+        """The prompt cache's split of the request's input, or the API's refusal (PromptCache.account)."""
+        return self.server.api.account(request.json)
+
     def _serve(self) -> None:
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
         try:
@@ -460,12 +474,14 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         request = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
-        routed = self.command == "POST" and urlsplit(self.path).path == MESSAGES_PATH
+        if self._side_route(request):
+            return
+        routed = self._routed(request)
         step = self.server.api._take(request, routed)
         try:
             if not routed:
                 request.outcome = "not_found"
-                self._send_error(404, "not_found_error", f"fake server: no route for {self.command} {self.path}",
+                self._send_error(404, "not_found_error", f"{self.NAME}: no route for {self.command} {self.path}",
                                  {"x-should-retry": "false"})
             elif step is None:  # x-should-retry: false, so an over-call fails at once, even with retries on
                 request.outcome = "exhausted"
@@ -480,7 +496,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._hold()
             elif isinstance(step, Pings):
                 self._pings(step, request)
-            elif isinstance(cached := self.server.api.account(request.json), str):
+            elif isinstance(cached := self._cache_split(request), str):
                 request.outcome = "http_error"  # too many cache breakpoints: the API refuses the request
                 self._send_error(400, "invalid_request_error", cached, {"x-should-retry": "false"})
             else:

@@ -136,10 +136,10 @@ def _run_text(el) -> str:
     return "".join(parts)
 
 
-# what a run or revision may hold and still hold nothing a reader sees
-# (a comment's reference mark included: deleting the comment would leave the mark empty)
+# what a run or revision may hold and still hold nothing a reader sees (a comment's reference mark is
+# something: the Changes panel names a tracked insertion of comment marks as such)
 _NOTHING = {_W + t for t in ("rPr", "proofErr", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd",
-                             "commentReference", "lastRenderedPageBreak", "permStart", "permEnd")}
+                             "lastRenderedPageBreak", "permStart", "permEnd")}
 
 
 def holds_nothing(el) -> bool:

@@ -134,7 +134,8 @@ def test_a_redline_that_never_verifies_is_refused_with_the_story_named(monkeypat
                               f"({ACCEPTED}); nothing was returned.")
 
 
-def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatch):
+def fail_the_first_check(monkeypatch) -> None:
+    """The redline's first check says the main story is wrong; later checks are the real one."""
     calls = []
     real = redline_mod._differences
 
@@ -142,6 +143,10 @@ def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatc
         calls.append(1)
         return {"main": "made up"} if len(calls) == 1 else real(*args)
     monkeypatch.setattr(redline_mod, "_differences", fails_once)
+
+
+def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatch):
+    fail_the_first_check(monkeypatch)
     result = generate_redline_docx(BASE, REVISED)
     assert [(f["story"], f["scope"], f["reason"], f["regions"], f["blocks"]) for f in result["fallbacks"]] == [
         ("main", "regions", "made up", 1, 2)]
@@ -154,13 +159,7 @@ def test_a_story_redone_coarser_is_reported_with_its_scope_and_reason(monkeypatc
 def test_a_redo_without_reopen_starts_from_the_base_as_it_was(monkeypatch):
     """redline_reviewers called with reviewers alone keeps the base's bytes before the first attempt and
     redoes the story on a fresh copy of them: the redo must not start from the half-written base."""
-    calls = []
-    real = redline_mod._differences
-
-    def fails_once(*args):
-        calls.append(1)
-        return {"main": "made up"} if len(calls) == 1 else real(*args)
-    monkeypatch.setattr(redline_mod, "_differences", fails_once)
+    fail_the_first_check(monkeypatch)
     result = redline_reviewers(open_view(BASE, "final", "folio compare"), open_view(REVISED, "final"))
     assert [f["scope"] for f in result["fallbacks"]] == ["regions"]
     for accept, want in ((True, REVISED), (False, BASE)):

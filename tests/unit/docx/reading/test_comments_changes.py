@@ -73,9 +73,10 @@ def expected_census(path) -> dict[str, set]:
     return out
 
 
-# what a run mark may hold and still hold nothing a reader sees (comment marks included)
+# what a run mark may hold and still hold nothing a reader sees (a comment's reference mark is something:
+# the Changes panel names a tracked insertion of comment marks as such)
 _SOMETHING = ("descendant::*[not(self::w:r or self::w:rPr or ancestor::w:rPr or self::w:t or self::w:delText or "
-              "self::w:commentReference or self::w:commentRangeStart or self::w:commentRangeEnd or "
+              "self::w:commentRangeStart or self::w:commentRangeEnd or "
               "self::w:bookmarkStart or self::w:bookmarkEnd or self::w:proofErr)]")
 
 
