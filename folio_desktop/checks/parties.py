@@ -16,6 +16,8 @@ Issuer Grantor Grantee Owner Developer Publisher Agent Principal Contributor Spo
 Pledgee Mortgagor Mortgagee Transferor Transferee Holder Trustee Beneficiary Partner""".split())
 _TWO_WORD = ("Disclosing Party", "Receiving Party", "Service Provider", "General Partner", "Limited Partner")
 _PREAMBLE_END = re.compile(r"^\s*(?:WHEREAS|RECITALS|BACKGROUND|NOW,? THEREFORE|W I T N E S S E T H|WITNESSETH)", re.I)
+_BRACKETED = re.compile(r"\[[^\[\]]{0,60}\]")  # a blank, not a whole optional clause
+_AFTER_ACRONYM = re.compile(r"\b[A-Z]{2,}\s+$")
 _ROLE_USE = re.compile(r"(?<![\w“\"])(" + "|".join(sorted([*_TWO_WORD, *ROLES], key=len, reverse=True))
                        + r")(?:s|es)?(?:['’]s?)?(?![\w”\"])")
 
@@ -34,9 +36,13 @@ def preamble_parties(units) -> set[str]:
 
 def _in_a_name(text: str, m) -> bool:
     """Is the role word part of a longer capitalised name ("Client Software", "Internet Service Provider")?"""
+    if m.group().endswith(("'s", "’s", "'", "’")):
+        return False  # "Licensee’s Confidential Information": the possessive ends the role word
     for run in capital_runs(text):
         if run[0][1] <= m.start() < run[-1][2]:
-            return run[0][1] < m.start() or run[-1][2] > m.end()
+            # "If the Borrower": a run joined by "the" starts a new name after it
+            after_the = text[max(0, m.start() - 4):m.start()] == "the "
+            return (run[0][1] < m.start() and not after_the) or run[-1][2] > m.end()
     return False
 
 
@@ -47,8 +53,12 @@ def check_parties(units, emit, defined: set[str], covered) -> set[str]:
     for unit in units:
         spans = covered(unit)
         heading = run_in_heading_end(unit.text)
+        # a role word inside a blank to fill ("[name of Investor's counsel]") or after an acronym ("OLE DB
+        # Provider") names no party
+        spans = [*spans, *(b.span() for b in _BRACKETED.finditer(unit.text))]
         for m in _ROLE_USE.finditer(unit.text):
-            if m.start() < heading or any(s <= m.start() < e for s, e in spans) or _in_a_name(unit.text, m):
+            if m.start() < heading or any(s <= m.start() < e for s, e in spans) or _in_a_name(unit.text, m) \
+                    or _AFTER_ACRONYM.search(unit.text, max(0, m.start() - 12), m.start()):
                 continue
             uses.setdefault(m.group(1), []).append((unit, m.start()))
     names = named | {t for t in defined if t in ROLES or t in _TWO_WORD}

@@ -13,14 +13,20 @@ from dataclasses import dataclass, field
 
 from .definitions import definitions_in
 from .known_names import is_known_name
-from .words import capital_runs, is_capitalised, levenshtein, run_in_heading_end, strip_possessive
+from .undefined import candidates, table_labels, undefined_references
+from .words import heading_like, levenshtein, strip_possessive
 
 _POINTER = re.compile(r"^[\s,)]*(?:shall\s+|will\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined\s+in|as\s+defined\s+in)")
+
+
+_GLOSS = re.compile(r"^[\s,)]*as\s+defined\s+(?:in|under|by)\b")
 
 
 def _forms(term: str) -> list[str]:
     if term.endswith("[s]"):
         return _forms(term[:-3])
+    if " (or " in term:  # "Majority (or other specified percentage) in Interest" is used as "Majority in Interest"
+        return [term, *_forms(re.sub(r"\s*\(or [^)]*\)", "", term))]
     forms = [term]
     if term.endswith("ies"):
         forms.append(term[:-3] + "y")
@@ -58,7 +64,7 @@ def build_index(units, cache: dict) -> TermIndex:
     index.pattern = _term_pattern(terms)
     if index.pattern is None:
         return index
-    base = {f: t for t in terms for f in _forms(t)}
+    base = {f: t for t in terms for f in _forms(t)} | {t: t for t in terms}  # "Purchaser" is not "Purchasers"
     key = ("uses", index.pattern.pattern)
     for unit in units:
         spans = cache.get((key, unit.text))
@@ -71,51 +77,6 @@ def build_index(units, cache: dict) -> TermIndex:
             if term:
                 index.uses[term].append((unit, start, end))
     return index
-
-
-def _heading_like(unit) -> bool:
-    words = unit.text.split()
-    return not words or (unit.heading and len(words) <= 12) or (
-        len(words) <= 12 and all(is_capitalised(w) or not w[0].isalpha() or w.isupper() or w in ("of", "and", "the",
-                                                                                                  "to", "for", "in")
-                                 for w in words))
-
-
-def table_labels(units) -> set[str]:
-    """Short capitalised cells of tables (an order form's "Effective Date", "Governing Law"): the row names
-    a table defines by what it puts beside them, so never undefined terms."""
-    return {u.text.strip() for u in units if u.in_table and 0 < len(u.text.split()) <= 5 and is_capitalised(u.text.strip())
-            and not u.text.strip().endswith(".")}
-
-
-def candidates(units, index: TermIndex) -> dict[str, list]:
-    """Capitalised phrases used mid-sentence that no defined term covers: phrase -> [(unit, start)]."""
-    found: dict[str, list] = defaultdict(list)
-    for unit in units:
-        if _heading_like(unit):
-            continue
-        # a run is cut where a defined term of several words stands; a one-word term inside a longer
-        # capitalised name stays part of it ("Gross Asset Value" with "Value" defined is not a use of it)
-        spans = index.spans.get(unit.index, ())
-        cut = [(s, e) for form, s, e in spans if " " in form]
-        single = [(s, e) for form, s, e in spans if " " not in form]
-        cut.append((0, run_in_heading_end(unit.text)))
-        for run in capital_runs(unit.text):
-            piece: list = []
-            for tok in [*run, None]:
-                if tok is not None and not any(s <= tok[1] < e for s, e in cut):
-                    piece.append(tok)
-                    continue
-                while piece and not is_capitalised(piece[-1][0]):
-                    piece.pop()
-                while piece and not is_capitalised(piece[0][0]):
-                    piece.pop(0)
-                own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
-                if piece and piece[0][3] and own:
-                    phrase = unit.text[piece[0][1]:piece[-1][2]]
-                    found[strip_possessive(phrase)].append((unit, piece[0][1]))
-                piece = []
-    return found
 
 
 def _variant_of(phrase: str, terms) -> str | None:
@@ -151,9 +112,27 @@ def case_variants(units, index: TermIndex) -> list:
             text = m.group()
             term = lowered.get(text.lower()) or lowered.get(text.lower()[:-1])
             if term and text not in (term, term + "s") and not text.islower() and not text.isupper() \
-                    and not _heading_like(unit) and any(ch.isupper() for ch in text[1:]):
+                    and not heading_like(unit) and any(ch.isupper() for ch in text[1:]):
                 out.append((unit, m.start(), text, term))
     return out
+
+
+_ATTACHMENT = re.compile(r"^\s*(?:exhibit|schedule|annex|appendix)\s+[A-Z0-9]{1,4}(?:-\d+)?\s*$", re.I)
+
+
+def _attachments_start(units) -> int:
+    """Where the attached forms begin (the first "Exhibit A" heading of the body): a form of another
+    instrument defines its own "Agreement" and "Company"."""
+    for unit in units:
+        if unit.story == "main" and (_ATTACHMENT.match(unit.label or "") or _ATTACHMENT.match(unit.text)):
+            return unit.index
+    return len(units)
+
+
+def _uses(index: TermIndex, term: str, own) -> list:
+    """A term's uses; a defined "X" and "Xs" share theirs ("each a “Purchaser” and together the “Purchasers”")."""
+    pair = [t for t in (term + "s", term[:-1] if term.endswith("s") else None) if t and t in index.definitions]
+    return [u for t in (term, *pair) for u in index.uses.get(t, []) if (u[0].block_id, u[1]) not in own]
 
 
 def check_terms(units, cache: dict, roles, emit) -> TermIndex:
@@ -161,6 +140,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
     index for the other checks."""
     index = build_index(units, cache)
     terms = list(index.definitions)
+    attachments = _attachments_start(units)
     for term, defs in index.definitions.items():
         first_unit, first = defs[0]
         # "X" has the meaning given in Section 4.2: an index entry pointing at the definition, not a second one
@@ -168,18 +148,24 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
         if len(real) > 1:
             first_unit, first = real[0]
         for unit, d in real[1:]:
+            if unit.story == "main" and unit.index >= attachments > first_unit.index:
+                continue
             agree = d.body[:120] == first.body[:120]
             where = first_unit.shown_label or f"paragraph {first_unit.block_id}"
             emit("duplicateDefinition", term, unit, d.start,
                  f"“{term}” is defined twice (first in {where}); the two definitions "
                  + ("say the same." if agree else "differ."))
         own = {(u.block_id, d.start) for u, d in defs}
-        uses = [u for u in index.uses.get(term, []) if (u[0].block_id, u[1]) not in own]
-        if not uses:
+        # "a “United States real property holding corporation” as defined in the Code" only points elsewhere
+        if not _uses(index, term, own) and any(not _GLOSS.match(d.body) for _u, d in defs):
             emit("unusedDefinition", term, first_unit, first.start,
                  f"“{term}” is defined but never used.")
     for unit, start, text, term in case_variants(units, index):
         emit("inconsistentTerm", text, unit, start, f"“{text}” is written differently from the defined term “{term}”.")
+    named = undefined_references(units, index)
+    for term, (unit, start) in named.items():
+        emit("undefinedTerm", term, unit, start,
+             f"“{term}” is referred to as a defined term but is defined nowhere in the document.")
     labels = table_labels(units)
     for phrase, places in candidates(units, index).items():
         unit, start = places[0]
@@ -189,7 +175,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
                 emit("inconsistentTerm", phrase, u, s,
                      f"“{phrase}” looks like the defined term “{variant}” written differently.")
             continue
-        if phrase in roles or phrase in labels or is_known_name(phrase):
+        if phrase in roles or phrase in labels or is_known_name(phrase) or phrase in named or phrase[:-1] in named:
             continue
         if len(places) < 2:
             continue  # a capitalised phrase used once is not used as a defined term: a name, a title, an emphasis
@@ -197,4 +183,3 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
              f"“{phrase}” is used as a defined term ({len(places)} time{'s' if len(places) > 1 else ''}) "
              "but is defined nowhere in the document.")
     return index
-

@@ -67,6 +67,15 @@ def capital_runs(text: str) -> list[list[tuple]]:
     return runs
 
 
+def heading_like(unit) -> bool:
+    """A heading, a title line or a table-of-contents line (it ends in a tab and a page number)."""
+    words = unit.text.split()
+    return not words or (unit.heading and len(words) <= 12) or bool(re.search(r"\t\d+\s*$", unit.text)) or (
+        len(words) <= 12 and all(is_capitalised(w) or not w[0].isalpha() or w.isupper() or w in ("of", "and", "the",
+                                                                                                  "to", "for", "in")
+                                 for w in words))
+
+
 def run_in_heading_end(text: str) -> int:
     """Where a run-in heading ("Access and Use.  During ...") ends, or 0: Title Case words up to a full stop."""
     m = re.match(r"\s*([^.]{2,80})\.(?:\s|$)", text)

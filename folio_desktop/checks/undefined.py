@@ -1,0 +1,155 @@
+"""Which capitalised phrases are used as defined terms that the document never defines (undefinedTerm).
+
+A run of capitalised words standing mid-sentence, not covered by a defined term, is a candidate. It is
+not an undefined term when the text shows it is something else: a clause title quoted after a
+cross-reference ("Section 6.2 (Terms and Conditions)"), a term defined by reference ("Deemed Liquidation
+Event (as defined in the Restated Certificate)"), a name designated without quotes ("identified as any of
+the following: Library, Platforms"), the name of a body, statute, firm, office or product, a citation
+("Revenue Procedure 2001-43", "Code Section 705"), a reference to an article or schedule ("Article Fourth",
+"Schedule of Purchasers"), a clause's own title, or words inside a drafting note. A term the document
+names as defined elsewhere ("the definitions of “UBTI”") that is defined nowhere is undefined."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from .definitions import referenced_terms
+from .known_names import name_spans
+from .words import capital_runs, heading_like, is_capitalised, run_in_heading_end, strip_possessive
+
+_AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exhibits?|Annex|Appendix|Parts?)\s+"
+                              r"[\w.]+(?:\([\w]{1,4}\))*\s*\(")
+_BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?(?:defined|described)\s+(?:in|under|by)\b")
+_DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\b(?:[^:.;]{0,40}:)?([^.;]*)")
+_DRAFTING_NOTE = re.compile(r"\[\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter)|NTD)\b", re.I)
+_TYPED_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}[.)]|[A-Z]\.)\s+")
+_CITED = re.compile(r"\s+(?:\d|\[[_●•.\s]*\])")  # "Revenue Procedure 2001-43", "Series [___]"
+_REFERENCE_WORDS = frozenset("""Section Sections Article Articles Clause Clauses Schedule Schedules Exhibit Exhibits
+Annex Appendix Part Parts Paragraph Paragraphs""".split())
+
+
+def _closing(text: str, opened: int, pair: str) -> int:
+    """The end of the bracket opened at `opened` (nested ones skipped), or the text's end."""
+    depth = 0
+    for i in range(opened, len(text)):
+        if text[i] == pair[0]:
+            depth += 1
+        elif text[i] == pair[1]:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(text)
+
+
+def _titles_after_references(text: str) -> list[tuple[int, int]]:
+    return [(m.end() - 1, _closing(text, m.end() - 1, "()")) for m in _AFTER_REFERENCE.finditer(text)]
+
+
+def _blocked(text: str) -> list[tuple[int, int]]:
+    """Spans whose capitalised words are no uses of terms: titles after references, notes, names."""
+    spans = _titles_after_references(text)
+    spans += [(m.start(), _closing(text, m.start(), "[]")) for m in _DRAFTING_NOTE.finditer(text)]
+    return spans + name_spans(text)
+
+
+def table_labels(units) -> set[str]:
+    """Short capitalised cells of tables (an order form's "Effective Date", "Governing Law"): the row names
+    a table defines by what it puts beside them, so never undefined terms."""
+    return {u.text.strip() for u in units if u.in_table and 0 < len(u.text.split()) <= 5 and is_capitalised(u.text.strip())
+            and not u.text.strip().endswith(".")}
+
+
+def titles(units) -> set[str]:
+    """The document's clause titles, lower case: a phrase that is one ("the Limited Warranty referenced
+    below") refers to that clause."""
+    out = set()
+    for unit in units:
+        end = run_in_heading_end(unit.text)
+        text = unit.text[:end] if end else unit.text if heading_like(unit) else ""
+        text = _TYPED_NUMBER.sub("", text.strip())
+        if text:
+            out.add(text.strip(" .:").lower())
+    return out
+
+
+def designated(units) -> set[str]:
+    """Capitalised names a paragraph designates without quotes ("identified as any one or more of the
+    following: Library, Platforms, Server Products")."""
+    out = set()
+    for unit in units:
+        for m in _DESIGNATED.finditer(unit.text):
+            for run in capital_runs(m.group(1)):
+                out.add(strip_possessive(m.group(1)[run[0][1]:run[-1][2]]))
+    return out
+
+
+def _short_cell(unit) -> bool:
+    return unit.in_table and len(unit.text.split()) <= 8 and ". " not in unit.text
+
+
+def candidates(units, index) -> dict[str, list]:
+    """Capitalised phrases used mid-sentence that no defined term covers: phrase -> [(unit, start)]. A
+    phrase once followed by "as defined in" is defined by reference and left out."""
+    found: dict[str, list] = defaultdict(list)
+    by_reference: set[str] = set()
+    named: set[str] = set()
+    for unit in units:
+        if heading_like(unit) or _short_cell(unit):
+            continue
+        # a run is cut where a defined term of several words stands; a one-word term inside a longer
+        # capitalised name stays part of it ("Gross Asset Value" with "Value" defined is not a use of it)
+        spans = index.spans.get(unit.index, ())
+        cut = [(s, e) for form, s, e in spans if " " in form]
+        single = [(s, e) for form, s, e in spans if " " not in form]
+        cut.append((0, run_in_heading_end(unit.text)))
+        blocked = _blocked(unit.text)
+        names = name_spans(unit.text)
+        for run in capital_runs(unit.text):
+            piece: list = []
+            for tok in [*run, None]:
+                if tok is not None and not any(s <= tok[1] < e for s, e in cut):
+                    piece.append(tok)
+                    continue
+                while piece and not is_capitalised(piece[-1][0]):
+                    piece.pop()
+                while piece and not is_capitalised(piece[0][0]):
+                    piece.pop(0)
+                own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
+                if piece and piece[0][3] and own:
+                    start, end = piece[0][1], piece[-1][2]
+                    phrase = strip_possessive(unit.text[start:end])
+                    if _BY_REFERENCE.match(unit.text, end):
+                        by_reference.add(phrase)
+                    elif any(s <= start < e for s, e in names):
+                        words = phrase.split()  # "Microsoft Site Server": "Site Server" is a product's name
+                        named.update(" ".join(words[i:]) for i in range(len(words) - 1))
+                    elif not (any(s <= start < e for s, e in blocked) or _CITED.match(unit.text, end)
+                              or piece[0][0] in _REFERENCE_WORDS):
+                        found[phrase].append((unit, start))
+                piece = []
+    known = by_reference | named | designated(units) | titles(units)
+    # a phrase only ever used in footnotes is the drafter's commentary, not the contract's wording
+    return {p: places for p, places in found.items() if p not in known and p.lower() not in known
+            and any(u.story.split(":")[0] not in ("footnote", "endnote") for u, _s in places)}
+
+
+def undefined_references(units, index) -> dict[str, tuple]:
+    """Terms named as defined elsewhere ("the definitions of “UBTI”") that nothing defines:
+    term -> (unit, start) of its first use outside the naming, else of the naming."""
+    out: dict[str, tuple] = {}
+    for unit in units:
+        for term in referenced_terms(unit.text):
+            if term not in index.definitions and term not in out:
+                out[term] = (unit, unit.text.find(term))
+    if not out:
+        return out
+    pattern = re.compile(r"(?<![\w“\"])(" + "|".join(re.escape(t) for t in sorted(out, key=len, reverse=True))
+                         + r")(?:s|es)?(?![\w”\"])")
+    first: dict[str, tuple] = {}
+    for unit in units:
+        titled = _titles_after_references(unit.text) if "(" in unit.text else ()
+        for m in pattern.finditer(unit.text):
+            if not any(s <= m.start() < e for s, e in titled):
+                first.setdefault(m.group(1), (unit, m.start()))
+    return {t: first.get(t, place) for t, place in out.items()}
