@@ -99,6 +99,8 @@ def plant(kind: str, rng: random.Random, doc: Doc):
         else:
             words[-1] = last.lower() if rng.random() < 0.5 else last.upper()  # another case
         variant = " ".join(words)
+        if variant == term:
+            return None  # "Rule 506" has no other case
         return _set(units, unit, text=unit.text[:s] + variant + unit.text[e:]), [("inconsistentTerm", variant)]
     if kind == "brokenCrossReference":
         if not doc.targets.numbers:

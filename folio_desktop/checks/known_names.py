@@ -4,6 +4,7 @@ usual names and the ordinary capitalised words of legal drafting. None of them i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _PLACES = """Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho
 Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri
@@ -48,7 +49,7 @@ def is_known_name(phrase: str) -> bool:
 # words that make a run of capitalised words the name of a body, a statute, a court, a firm, a product, an
 # office or a company's charter: "Securities and Exchange Commission", "Bipartisan Budget Act of 2015",
 # "Standard & Poor's Ratings Services", "Chief Executive Officer", "Certificate of Incorporation"
-_NAME_WORDS = frozenset("""Act Acts Code Commission Administration Agency Authority Court Courts
+_NAME_WORDS = frozenset("""Commission Administration Agency Authority Court Courts
 Association Committee Council Bureau Department Ministry Office Board Regulations Procedure Procedures
 Inc Inc. Corp Corp. Corporation LLC LLP Ltd Ltd. Bank Template Guidelines Principles Officer President Secretary
 Treasurer Chairman Incorporation Bylaws By-laws Formation Commonwealth District County Province Ratings University
@@ -57,25 +58,37 @@ Foundation Institute""".split())
 # run of three or more capitalised words ("Internal Revenue Service", "Outbound Investment Rules")
 _WEAK_NAME_WORDS = frozenset("""Service Services Server Exchange Company State City Rules Standards Systems
 Technologies Trust""".split())
-_CAP = r"(?:[A-Z][\w'’.-]*|&)"
+# a statute's name has three words or more, or a year ("Federal Food, Drug, and Cosmetic Act", "Bipartisan
+# Budget Act of 2015"); "Securities Act" and "Source Code" are a contract's own terms
+_STATUTE_WORDS = frozenset("Act Acts Code".split())
+_YEAR = re.compile(r"\s+of\s+\d{4}\b")
+# a capitalised word, an abbreviation that ends in a dot (never a sentence's end), "&"
+_CAP = r"(?:(?:Inc|Corp|Ltd|Co|No)\.|[A-Z]\.(?:[A-Z]\.)+|[A-Z][\w'’-]*|&)"
 _NAME = re.compile(_CAP + r"(?:(?:,\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?|\s+)" + _CAP + r")*")
 _PRODUCT_NOUN = re.compile(r"\s+(?:software|programs?|products?|tools?)\b")
 _BRAND_PAIRS = ("Common Paper",)
+_OPENERS = frozenset("The This These That Each Any All A An If In Such No Neither Either Upon".split())
 
 
-def name_spans(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=65536)
+def name_spans(text: str) -> tuple[tuple[int, int, bool], ...]:
     """Spans of the paragraph that name a body, a statute, a firm or a product rather than use a term: a
     run of capitalised words (joined by "and", "&", "of", "on", "in", "for" or commas) holding one of the
     name words, a brand, or followed by "software"/"programs", or opening with an acronym ("JAMS
-    Comprehensive Arbitration Rules", "OLE DB Provider")."""
+    Comprehensive Arbitration Rules", "OLE DB Provider"). With each span: does a brand name it (a product
+    whose name without the brand is still a name: "Microsoft Site Server")."""
     out = []
     for m in _NAME.finditer(text):
         words = [w.rstrip(",.").removesuffix("’s").removesuffix("'s") for w in m.group().split()]
-        runs = re.split(r",\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?", m.group())
+        if words[0] in _OPENERS:  # "The Server Software": a sentence's first word is no part of a name
+            words = words[1:]
+            if not words:
+                continue
+        runs = re.split(r",\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?", " ".join(words))
         weak = any(len(r.split()) >= 3 and _WEAK_NAME_WORDS.intersection(r.split()) for r in runs)
-        if _NAME_WORDS.intersection(words) or weak \
-                or _BRANDS.intersection(words) or _PRODUCT_NOUN.match(text, m.end()) \
-                or any(m.group().startswith(b) for b in _BRAND_PAIRS) \
-                or (len(words) > 1 and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha()):
-            out.append(m.span())
-    return out
+        brand = bool(_BRANDS.intersection(words)) or any(" ".join(words).startswith(b) for b in _BRAND_PAIRS)
+        statute = _STATUTE_WORDS.intersection(words) and (len(words) >= 3 or _YEAR.match(text, m.end()))
+        if brand or _NAME_WORDS.intersection(words) or weak or statute or _PRODUCT_NOUN.match(text, m.end()) \
+                or (len(words) > 2 and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha()):
+            out.append((m.start(), m.end(), brand))
+    return tuple(out)

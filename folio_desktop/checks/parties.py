@@ -36,7 +36,7 @@ def preamble_parties(units) -> set[str]:
 
 def _in_a_name(text: str, m) -> bool:
     """Is the role word part of a longer capitalised name ("Client Software", "Internet Service Provider")?"""
-    if m.group().endswith(("'s", "’s", "'", "’")):
+    if m.group().endswith(("'s", "’s")):
         return False  # "Licensee’s Confidential Information": the possessive ends the role word
     for run in capital_runs(text):
         if run[0][1] <= m.start() < run[-1][2]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .definitions import definitions_in
 from .known_names import is_known_name
 from .undefined import candidates, table_labels, undefined_references
-from .words import heading_like, levenshtein, strip_possessive
+from .words import heading_like, levenshtein, strip_possessive, tokens
 
 _POINTER = re.compile(r"^[\s,)]*(?:shall\s+|will\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined\s+in|as\s+defined\s+in)")
 
@@ -98,23 +98,71 @@ def _variant_of(phrase: str, terms) -> str | None:
     return None
 
 
-def case_variants(units, index: TermIndex) -> list:
-    """Uses of a multi-word term in another capitalisation ("Confidential information"): [(unit, start, text, term)]."""
-    multi = [t for t in index.definitions if " " in t and not t.isupper()]
-    if not multi:
+def variants(units, index: TermIndex, cache: dict) -> list:
+    """Uses of a term of several words in another form: another case ("Confidential information",
+    "Confidential INFORMATION") or a letter or two off ("Key Person Evnt", "Board of Directrs"): word runs
+    with the term's number of words and initials. [(unit, start, text, term)]."""
+    by_key: dict[tuple, list] = defaultdict(list)
+    for term in index.definitions:
+        words = term.split()
+        if len(words) > 1 and not term.isupper() and all(w[0].isalnum() for w in words):
+            by_key[(len(words), tuple(w[0].lower() for w in words))].append(term)
+    if not by_key:
         return []
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in sorted(multi, key=len, reverse=True)) + r")s?\b",
-                         re.I)
-    lowered = {t.lower(): t for t in multi}
+    sizes = sorted({k for k, _initials in by_key})
+    exact = {f for t in index.definitions for f in _forms(t)}
+    key = ("variants", index.pattern.pattern if index.pattern else "")
     out = []
     for unit in units:
-        for m in pattern.finditer(unit.text):
-            text = m.group()
-            term = lowered.get(text.lower()) or lowered.get(text.lower()[:-1])
-            if term and text not in (term, term + "s") and not text.islower() and not text.isupper() \
-                    and not heading_like(unit) and any(ch.isupper() for ch in text[1:]):
-                out.append((unit, m.start(), text, term))
+        found = cache.get((key, unit.text))
+        if found is None:
+            found = () if heading_like(unit) else tuple(_variants_in(unit.text, by_key, sizes, exact))
+            cache[(key, unit.text)] = found
+        out += [(unit, start, text, term) for start, text, term in found]
     return out
+
+
+def _variants_in(text: str, by_key, sizes, exact):
+    toks = tokens(text)
+    initials = [t[0][0].lower() for t in toks]
+    upper = [t[0][0].isupper() for t in toks] + [False]
+    for i in range(len(toks)):
+        if not (upper[i] or upper[i + 1]):  # "component Agreement" still shows a capital
+            continue
+        for k in sizes:
+            terms = by_key.get((k, tuple(initials[i:i + k])))
+            if not terms:
+                continue
+            run = toks[i:i + k]
+            phrase = strip_possessive(text[run[0][1]:run[-1][2]])
+            if phrase in exact or any(text[a[2]:b[1]] not in (" ", "\u00a0") for a, b in zip(run, run[1:])):
+                continue
+            for term in terms:
+                if _case_variant(text, run, phrase, term) or _misspelt(run, phrase, term):
+                    yield run[0][1], phrase, term
+                    break
+
+
+def _case_variant(text, run, phrase, term) -> bool:
+    if phrase.lower() not in (term.lower(), term.lower() + "s"):
+        return False
+    start, end = run[0][1], run[-1][2]
+    beside = re.findall(r"[A-Za-z.]+", text[max(0, start - 20):start])[-1:] + \
+        re.findall(r"[A-Za-z.]+", text[end:end + 20])[:1]
+    # "Confidential INFORMATION" in running text, not in a title in capitals; "Confidential information"
+    # where a capital shows it is a use of the term: after a lower-case word
+    shouting = phrase.isupper() and any(w.isupper() and len(w) > 1 for w in beside)
+    mid = re.search(r"[a-z,]\s$", text[max(0, start - 2):start])
+    return not shouting and (any(ch.isupper() for ch in phrase[1:]) or bool(mid))
+
+
+def _misspelt(run, phrase, term) -> bool:
+    """A letter or two off, each word in the term's case (another case is _case_variant's to find)."""
+    if len(term) < 8 or any(w[0].isupper() != t[0][0].isupper() for w, t in zip(term.split(), run)):
+        return False
+    limit = 1 if len(term) < 12 else 2
+    low, want = phrase.lower(), term.lower()
+    return low not in (want, want + "s") and levenshtein(want, low, limit) <= limit
 
 
 _ATTACHMENT = re.compile(r"^\s*(?:exhibit|schedule|annex|appendix)\s+[A-Z0-9]{1,4}(?:-\d+)?\s*$", re.I)
@@ -160,7 +208,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
         if not _uses(index, term, own) and any(not _GLOSS.match(d.body) for _u, d in defs):
             emit("unusedDefinition", term, first_unit, first.start,
                  f"“{term}” is defined but never used.")
-    for unit, start, text, term in case_variants(units, index):
+    for unit, start, text, term in variants(units, index, cache):
         emit("inconsistentTerm", text, unit, start, f"“{text}” is written differently from the defined term “{term}”.")
     named = undefined_references(units, index)
     for term, (unit, start) in named.items():

@@ -20,7 +20,10 @@ from .words import capital_runs, heading_like, is_capitalised, run_in_heading_en
 
 _AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exhibits?|Annex|Appendix|Parts?)\s+"
                               r"[\w.]+(?:\([\w]{1,4}\))*\s*\(")
-_BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?(?:defined|described)\s+(?:in|under|by)\b")
+# "Deemed Liquidation Event (as defined in the Restated Certificate)", "the Distribution Terms described in
+# the REDIST.TXT file"
+_BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?defined\s+(?:in|under|by)\b|\s+(?:described|listed|contained)\s+in\s+"
+                           r"(?:the\s+|a\s+)?(?:[^.;,]|\.(?=\S)){0,40}?\b(?:file|document|policy|website)\b")
 _DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\b(?:[^:.;]{0,40}:)?([^.;]*)")
 _DRAFTING_NOTE = re.compile(r"\[\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter)|NTD)\b", re.I)
 _TYPED_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}[.)]|[A-Z]\.)\s+")
@@ -50,7 +53,7 @@ def _blocked(text: str) -> list[tuple[int, int]]:
     """Spans whose capitalised words are no uses of terms: titles after references, notes, names."""
     spans = _titles_after_references(text)
     spans += [(m.start(), _closing(text, m.start(), "[]")) for m in _DRAFTING_NOTE.finditer(text)]
-    return spans + name_spans(text)
+    return spans + [(s, e) for s, e, _brand in name_spans(text)]
 
 
 def table_labels(units) -> set[str]:
@@ -61,15 +64,13 @@ def table_labels(units) -> set[str]:
 
 
 def titles(units) -> set[str]:
-    """The document's clause titles, lower case: a phrase that is one ("the Limited Warranty referenced
-    below") refers to that clause."""
+    """The titles standing in capitals on their own line ("LIMITED WARRANTY", "DISCLOSURE SCHEDULE"), lower
+    case: a phrase that is one ("the Limited Warranty referenced below") refers to that part."""
     out = set()
     for unit in units:
-        end = run_in_heading_end(unit.text)
-        text = unit.text[:end] if end else unit.text if heading_like(unit) else ""
-        text = _TYPED_NUMBER.sub("", text.strip())
-        if text:
-            out.add(text.strip(" .:").lower())
+        text = _TYPED_NUMBER.sub("", unit.text.strip()).strip(" .:")
+        if text.isupper() and heading_like(unit) and "\t" not in text and not unit.in_table:
+            out.add(text.lower())
     return out
 
 
@@ -104,7 +105,7 @@ def candidates(units, index) -> dict[str, list]:
         single = [(s, e) for form, s, e in spans if " " not in form]
         cut.append((0, run_in_heading_end(unit.text)))
         blocked = _blocked(unit.text)
-        names = name_spans(unit.text)
+        names = [(s, e) for s, e, brand in name_spans(unit.text) if brand]
         for run in capital_runs(unit.text):
             piece: list = []
             for tok in [*run, None]:
@@ -123,7 +124,7 @@ def candidates(units, index) -> dict[str, list]:
                         by_reference.add(phrase)
                     elif any(s <= start < e for s, e in names):
                         words = phrase.split()  # "Microsoft Site Server": "Site Server" is a product's name
-                        named.update(" ".join(words[i:]) for i in range(len(words) - 1))
+                        named.update(" ".join(words[i:]) for i in range(1, len(words) - 1))
                     elif not (any(s <= start < e for s, e in blocked) or _CITED.match(unit.text, end)
                               or piece[0][0] in _REFERENCE_WORDS):
                         found[phrase].append((unit, start))
