@@ -50,17 +50,19 @@ def is_known_name(phrase: str) -> bool:
 # office or a company's charter: "Securities and Exchange Commission", "Bipartisan Budget Act of 2015",
 # "Standard & Poor's Ratings Services", "Chief Executive Officer", "Certificate of Incorporation"
 _NAME_WORDS = frozenset("""Commission Administration Agency Authority Court Courts
-Association Committee Council Bureau Department Ministry Office Board Regulations Procedure Procedures
+Association Committee Council Bureau Department Ministry Office Regulations Procedure Procedures
 Inc Inc. Corp Corp. Corporation LLC LLP Ltd Ltd. Bank Template Guidelines Principles Officer President Secretary
 Treasurer Chairman Incorporation Bylaws By-laws Formation Commonwealth District County Province Ratings University
 Foundation Institute""".split())
 # name words that are also words of ordinary terms ("Support Services", "Stock Exchange"): a name only in a
-# run of three or more capitalised words ("Internal Revenue Service", "Outbound Investment Rules")
-_WEAK_NAME_WORDS = frozenset("""Service Services Server Exchange Company State City Rules Standards Systems
+# run of three or more capitalised words ("Internal Revenue Service", "Moody's Investor Services")
+_WEAK_NAME_WORDS = frozenset("""Service Services Server Exchange Company State City Standards Systems Board
 Technologies Trust""".split())
 # a statute's name has three words or more, or a year ("Federal Food, Drug, and Cosmetic Act", "Bipartisan
 # Budget Act of 2015"); "Securities Act" and "Source Code" are a contract's own terms
-_STATUTE_WORDS = frozenset("Act Acts Code".split())
+_STATUTE_WORDS = frozenset("Act Acts".split())
+# "Internal Revenue Code", "United States Bankruptcy Code"; not "Library Sample Code"
+_CODE_WORDS = frozenset("Revenue Bankruptcy Commercial Civil Penal Criminal Uniform Tax".split())
 _YEAR = re.compile(r"\s+of\s+\d{4}\b")
 # a capitalised word, an abbreviation that ends in a dot (never a sentence's end), "&"
 _CAP = r"(?:(?:Inc|Corp|Ltd|Co|No)\.|[A-Z]\.(?:[A-Z]\.)+|[A-Z][\w'’-]*|&)"
@@ -74,8 +76,7 @@ _OPENERS = frozenset("The This These That Each Any All A An If In Such No Neithe
 def name_spans(text: str) -> tuple[tuple[int, int, bool], ...]:
     """Spans of the paragraph that name a body, a statute, a firm or a product rather than use a term: a
     run of capitalised words (joined by "and", "&", "of", "on", "in", "for" or commas) holding one of the
-    name words, a brand, or followed by "software"/"programs", or opening with an acronym ("JAMS
-    Comprehensive Arbitration Rules", "OLE DB Provider"). With each span: does a brand name it (a product
+    name words, a brand, or followed by "software"/"programs". With each span: does a brand name it (a product
     whose name without the brand is still a name: "Microsoft Site Server")."""
     out = []
     for m in _NAME.finditer(text):
@@ -87,8 +88,9 @@ def name_spans(text: str) -> tuple[tuple[int, int, bool], ...]:
         runs = re.split(r",\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?", " ".join(words))
         weak = any(len(r.split()) >= 3 and _WEAK_NAME_WORDS.intersection(r.split()) for r in runs)
         brand = bool(_BRANDS.intersection(words)) or any(" ".join(words).startswith(b) for b in _BRAND_PAIRS)
-        statute = _STATUTE_WORDS.intersection(words) and (len(words) >= 3 or _YEAR.match(text, m.end()))
-        if brand or _NAME_WORDS.intersection(words) or weak or statute or _PRODUCT_NOUN.match(text, m.end()) \
-                or (len(words) > 2 and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha()):
+        statute = (_STATUTE_WORDS.intersection(words) and (len(words) >= 3 or _YEAR.match(text, m.end()))) or \
+            ("Code" in words and (_YEAR.match(text, m.end()) or _CODE_WORDS.intersection(words)
+                                  or _PLACE_WORDS.intersection(words)))
+        if brand or _NAME_WORDS.intersection(words) or weak or statute or _PRODUCT_NOUN.match(text, m.end()):
             out.append((m.start(), m.end(), brand))
     return tuple(out)

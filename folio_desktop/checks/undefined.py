@@ -16,7 +16,14 @@ from collections import defaultdict
 
 from .definitions import referenced_terms
 from .known_names import name_spans
-from .words import capital_runs, heading_like, is_capitalised, run_in_heading_end, strip_possessive
+from .words import (
+    capital_runs,
+    heading_like,
+    is_acronym,
+    is_capitalised,
+    run_in_heading_end,
+    strip_possessive,
+)
 
 _AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exhibits?|Annex|Appendix|Parts?)\s+"
                               r"[\w.]+(?:\([\w]{1,4}\))*\s*\(")
@@ -24,10 +31,10 @@ _AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exh
 # the REDIST.TXT file"
 _BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?defined\s+(?:in|under|by)\b|\s+(?:described|listed|contained)\s+in\s+"
                            r"(?:the\s+|a\s+)?(?:[^.;,]|\.(?=\S)){0,40}?\b(?:file|document|policy|website)\b")
-_DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\b(?:[^:.;]{0,40}:)?([^.;]*)")
+_DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\s+[^:.;]{0,40}:\s*([^.;]*)")
 _DRAFTING_NOTE = re.compile(r"\[\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter)|NTD)\b", re.I)
 _TYPED_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}[.)]|[A-Z]\.)\s+")
-_CITED = re.compile(r"\s+(?:\d|\[[_●•.\s]*\])")  # "Revenue Procedure 2001-43", "Series [___]"
+_CITED = re.compile(r"\s+(?:[A-Z]{0,2}-?\d|\[[_●•.\s]*\])")  # "Revenue Procedure 2001-43", "Form W-9", "Series [___]"
 _REFERENCE_WORDS = frozenset("""Section Sections Article Articles Clause Clauses Schedule Schedules Exhibit Exhibits
 Annex Appendix Part Parts Paragraph Paragraphs""".split())
 
@@ -69,7 +76,7 @@ def titles(units) -> set[str]:
     out = set()
     for unit in units:
         text = _TYPED_NUMBER.sub("", unit.text.strip()).strip(" .:")
-        if text.isupper() and heading_like(unit) and "\t" not in text and not unit.in_table:
+        if text.isupper() and heading_like(unit) and "\t" not in text and not unit.in_table and unit.story == "main":
             out.add(text.lower())
     return out
 
@@ -101,9 +108,9 @@ def candidates(units, index) -> dict[str, list]:
         # a run is cut where a defined term of several words stands; a one-word term inside a longer
         # capitalised name stays part of it ("Gross Asset Value" with "Value" defined is not a use of it)
         spans = index.spans.get(unit.index, ())
-        cut = [(s, e) for form, s, e in spans if " " in form]
+        terms = [(s, e) for form, s, e in spans if " " in form]
         single = [(s, e) for form, s, e in spans if " " not in form]
-        cut.append((0, run_in_heading_end(unit.text)))
+        cut = [*terms, (0, run_in_heading_end(unit.text))]
         blocked = _blocked(unit.text)
         names = [(s, e) for s, e, brand in name_spans(unit.text) if brand]
         for run in capital_runs(unit.text):
@@ -114,11 +121,16 @@ def candidates(units, index) -> dict[str, list]:
                     continue
                 while piece and not is_capitalised(piece[-1][0]):
                     piece.pop()
-                while piece and not is_capitalised(piece[0][0]):
+                while piece and not (is_capitalised(piece[0][0]) or is_acronym(piece[0][0]) and len(piece) > 1):
                     piece.pop(0)
                 own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
                 if piece and piece[0][3] and own:
                     start, end = piece[0][1], piece[-1][2]
+                    # "Excused Limited Partner", "GP Covered Person": a word before a defined term makes
+                    # another term, defined or not
+                    joined = tok is not None and unit.text[end:tok[1]] == " " and len(own) == len(piece) \
+                        and not piece[-1][0].endswith(("'s", "’s")) and next((e for s, e in terms if s == tok[1]), None)
+                    end = joined or end
                     phrase = strip_possessive(unit.text[start:end])
                     if _BY_REFERENCE.match(unit.text, end):
                         by_reference.add(phrase)

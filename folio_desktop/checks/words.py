@@ -18,6 +18,10 @@ def strip_possessive(word: str) -> str:
     return word
 
 
+def is_acronym(word: str) -> bool:
+    return len(word) > 1 and word.isalpha() and word.isupper()
+
+
 def is_capitalised(word: str) -> bool:
     """Title Case (Agreement, Co-Investment, LPAC's), not ALL CAPS and not lower case."""
     return word[0].isupper() and any(ch.islower() for ch in word)
@@ -48,7 +52,16 @@ def capital_runs(text: str) -> list[list[tuple]]:
     for i, tok in enumerate(toks):
         word = tok[0]
         adjacent = cur and text[cur[-1][2]:tok[1]] in (" ", "\u00a0")
-        if is_capitalised(word):
+        # an acronym before a capitalised word is part of a term or name ("SMS Installer", "Microsoft SNA Server")
+        acronym = is_acronym(word) and i + 1 < len(toks) and is_capitalised(toks[i + 1][0]) \
+            and text[tok[2]:toks[i + 1][1]] == " "
+        if acronym and not (cur and adjacent):
+            if cur:
+                runs.append(cur)
+            cur = [tok]
+        elif acronym:
+            cur.append(tok)  # "Microsoft SNA Server"
+        elif is_capitalised(word):
             if cur and adjacent:
                 cur.append(tok)
             else:
@@ -70,7 +83,8 @@ def capital_runs(text: str) -> list[list[tuple]]:
 def heading_like(unit) -> bool:
     """A heading, a title line or a table-of-contents line (it ends in a tab and a page number)."""
     words = unit.text.split()
-    return not words or (unit.heading and len(words) <= 12) or bool(re.search(r"\t\d+\s*$", unit.text)) or (
+    listed = words and (words[0][0].islower() or unit.text.rstrip().endswith((";", "; and", "; or")))
+    return not words or (unit.heading and len(words) <= 12 and not listed) or bool(re.search(r"\t\d+\s*$", unit.text)) or (
         len(words) <= 12 and all(is_capitalised(w) or not w[0].isalpha() or w.isupper() or w in ("of", "and", "the",
                                                                                                   "to", "for", "in")
                                  for w in words))
