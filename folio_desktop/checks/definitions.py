@@ -16,6 +16,9 @@ _MEANS = re.compile(
 _CALLED = re.compile(r"(?:referred\s+to\s+(?:in\s+this\s+\w+\s+|herein\s+|hereinafter\s+)?(?:collectively\s+)?as"
                      r"|hereinafter(?:\s+called)?|called|known\s+as|defined\s+as|designated\s+as(?!\s+an?\s)|\bare|the\s+term)"
                      r"\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+# "Net Income" and Net Loss means: the pair's meaning, though the second lost its quotes
+_AND_UNQUOTED = re.compile(r"\s*(?:and|or)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+(?:\([^()]{0,20}\)\s+)?"
+                           r"(?:means|shall\s+mean|mean)\b")
 _AND_QUOTE = re.compile(r"^\s*(?:,|and|or)\s*[“\"]")
 _OR_QUOTE = re.compile(r"^\s*(?:,|or|and|and/or)\s*(?:the\s+|a\s+|an\s+)?$")
 # "modify the definitions of “UBTI” or “ECI”": names terms defined elsewhere, defines none
@@ -74,7 +77,8 @@ def definitions_in(text: str) -> tuple[Definition, ...]:
         # "Net Income" and "Net Loss" means: the first takes its meaning from the verb after the second
         nxt = QUOTED.match(text, m.end() + len(_AND_QUOTE.match(text[m.end():]).group()) - 1) \
             if _AND_QUOTE.match(text[m.end():]) else None
-        chained = chained or (nxt is not None and _MEANS.match(text[nxt.end():nxt.end() + 60]))
+        chained = chained or (nxt is not None and _MEANS.match(text[nxt.end():nxt.end() + 60])) \
+            or bool(_AND_UNQUOTED.match(text, m.end()))
         # a quoted term opening its own paragraph or bullet: •"Server Software" provides ...
         chained = chained or (not text[:m.start()].strip(" \t•·-–\u00a0") and _MEANS.match(after))
         if _MEANS.match(after) or _in_parentheses(before) or _CALLED.search(before) or chained \

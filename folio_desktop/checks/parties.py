@@ -49,6 +49,7 @@ def _in_a_name(text: str, m) -> bool:
 def check_parties(units, emit, defined: set[str], covered) -> set[str]:
     """Emit partyName findings; returns the parties' names. `covered(unit)`: the spans defined terms cover."""
     named = preamble_parties(units)
+    lowered = {t.lower() for t in defined}
     uses: dict[str, list] = {}
     for unit in units:
         spans = covered(unit)
@@ -57,6 +58,9 @@ def check_parties(units, emit, defined: set[str], covered) -> set[str]:
         # Provider") names no party
         spans = [*spans, *(b.span() for b in _BRACKETED.finditer(unit.text))]
         for m in _ROLE_USE.finditer(unit.text):
+            after = re.match(r"\s+([a-z]+)", unit.text[m.end():m.end() + 30])
+            if after and f"{m.group(1)} {after.group(1)}".lower() in lowered:
+                continue  # "Client software": the defined Client Software in another case
             if m.start() < heading or any(s <= m.start() < e for s, e in spans) or _in_a_name(unit.text, m) \
                     or _AFTER_ACRONYM.search(unit.text, max(0, m.start() - 12), m.start()):
                 continue

@@ -89,8 +89,10 @@ def _variant_of(phrase: str, terms) -> str | None:
             return term
     if len(phrase) < 8:
         return None
+    initials = [w[0] for w in phrase.split()]
     for term in terms:
-        if len(term) >= 8 and (term.count(" ") == phrase.count(" ")):
+        # a misspelling keeps each word's first letter: "GP Covered Person" is no "AC Covered Person"
+        if len(term) >= 8 and [w[0] for w in term.split()] == initials:
             limit = 1 if len(term) < 12 else 2
             if levenshtein(term.lower(), phrase.lower(), limit) <= limit and \
                     not (phrase.endswith("s") and phrase[:-1] == term) and phrase.lower() != term.lower() + "s":
@@ -109,7 +111,7 @@ def variants(units, index: TermIndex, cache: dict) -> list:
             by_key[(len(words), tuple(w[0].lower() for w in words))].append(term)
     if not by_key:
         return []
-    sizes = sorted({k for k, _initials in by_key})
+    sizes = sorted({k for k, _initials in by_key}, reverse=True)  # the longest term first
     exact = {f for t in index.definitions for f in _forms(t)}
     key = ("variants", index.pattern.pattern if index.pattern else "")
     out = []
@@ -124,11 +126,15 @@ def variants(units, index: TermIndex, cache: dict) -> list:
 
 def _variants_in(text: str, by_key, sizes, exact):
     toks = tokens(text)
+    quoted = definitions_in(text)
     initials = [t[0][0].lower() for t in toks]
     upper = [t[0][0].isupper() for t in toks] + [False]
+    after = 0
     for i in range(len(toks)):
-        if not (upper[i] or upper[i + 1]):  # "component Agreement" still shows a capital
+        if i < after or not (upper[i] or upper[i + 1]):  # "component Agreement" still shows a capital
             continue
+        if any(d.start < toks[i][1] < d.end for d in quoted):
+            continue  # a quoted term being defined ("Holdback Escrow Amount") is no use of another
         for k in sizes:
             terms = by_key.get((k, tuple(initials[i:i + k])))
             if not terms:
@@ -137,10 +143,11 @@ def _variants_in(text: str, by_key, sizes, exact):
             phrase = strip_possessive(text[run[0][1]:run[-1][2]])
             if phrase in exact or any(text[a[2]:b[1]] not in (" ", "\u00a0") for a, b in zip(run, run[1:])):
                 continue
-            for term in terms:
-                if _case_variant(text, run, phrase, term) or _misspelt(run, phrase, term):
-                    yield run[0][1], phrase, term
-                    break
+            if any(_case_variant(text, run, phrase, t) or _misspelt(run, phrase, t) for t in terms):
+                yield run[0][1], phrase, next(t for t in terms if _case_variant(text, run, phrase, t)
+                                              or _misspelt(run, phrase, t))
+                after = i + k
+                break
 
 
 def _case_variant(text, run, phrase, term) -> bool:
@@ -183,6 +190,30 @@ def _uses(index: TermIndex, term: str, own) -> list:
     return [u for t in (term, *pair) for u in index.uses.get(t, []) if (u[0].block_id, u[1]) not in own]
 
 
+def _index_entry(body: str) -> bool:
+    """ "X" has the meaning given in Section 4.2: points at this document's definition, not a second one
+    (one that points at the Regulations or the Code is the document's own)."""
+    m = _POINTER.match(body)
+    if not m:
+        return False
+    target = body[m.end():m.end() + 80]
+    return bool(re.search(r"\b(?:section|article|clause|paragraph|schedule|exhibit|preamble|recitals?|above|below|"
+                          r"herein)\b", target)) and not re.search(r"\b(?:code|regulations?|act|treas)\b", target)
+
+
+def _singular(found: dict[str, list]) -> dict[str, list]:
+    """"Portfolio Companies" and "Portfolio Company" are one phrase (the singular), their places together."""
+    out: dict[str, list] = {}
+    for phrase in sorted(found, key=len):
+        one = next((f for f in (phrase[:-3] + "y", phrase[:-2], phrase[:-1]) if f in out), None) \
+            if phrase.endswith("s") else None
+        if one:
+            out[one] = sorted(out[one] + found[phrase], key=lambda p: (p[0].story_index, p[0].index, p[1]))
+        else:
+            out[phrase] = found[phrase]
+    return out
+
+
 def check_terms(units, cache: dict, roles, emit) -> TermIndex:
     """Emit the defined-term findings; `roles`: party role words, left to the party check. Returns the
     index for the other checks."""
@@ -192,7 +223,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
     for term, defs in index.definitions.items():
         first_unit, first = defs[0]
         # "X" has the meaning given in Section 4.2: an index entry pointing at the definition, not a second one
-        real = [(u, d) for u, d in defs if not _POINTER.match(d.body)] or defs[:1]
+        real = [(u, d) for u, d in defs if not _index_entry(d.body)] or defs[:1]
         if len(real) > 1:
             first_unit, first = real[0]
         for unit, d in real[1:]:
@@ -215,7 +246,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
         emit("undefinedTerm", term, unit, start,
              f"“{term}” is referred to as a defined term but is defined nowhere in the document.")
     labels = table_labels(units)
-    for phrase, places in candidates(units, index).items():
+    for phrase, places in _singular(candidates(units, index)).items():
         unit, start = places[0]
         variant = _variant_of(phrase, terms)
         if variant:

@@ -32,9 +32,11 @@ _AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exh
 _BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?defined\s+(?:in|under|by)\b|\s+(?:described|listed|contained)\s+in\s+"
                            r"(?:the\s+|a\s+)?(?:[^.;,]|\.(?=\S)){0,40}?\b(?:file|document|policy|website)\b")
 _DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\s+[^:.;]{0,40}:\s*([^.;]*)")
+_MEANING_GIVEN = re.compile(r"(?:^|[.:;]\s+)([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4})\s+(?:has|have)\s+the\s+meanings?\b")
 _DRAFTING_NOTE = re.compile(r"\[\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter)|NTD)\b", re.I)
 _TYPED_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}[.)]|[A-Z]\.)\s+")
 _CITED = re.compile(r"\s+(?:[A-Z]{0,2}-?\d|\[[_●•.\s]*\])")  # "Revenue Procedure 2001-43", "Form W-9", "Series [___]"
+_POSSESSIVE = ("'s", "’s")
 _REFERENCE_WORDS = frozenset("""Section Sections Article Articles Clause Clauses Schedule Schedules Exhibit Exhibits
 Annex Appendix Part Parts Paragraph Paragraphs""".split())
 
@@ -63,11 +65,21 @@ def _blocked(text: str) -> list[tuple[int, int]]:
     return spans + [(s, e) for s, e, _brand in name_spans(text)]
 
 
+def _row_name(unit) -> bool:
+    """Is the paragraph in the first cell of a table row whose other cells say something?"""
+    cell = unit.element.getparent() if unit.element is not None else None
+    row = cell.getparent() if cell is not None else None
+    if row is None or not cell.tag.endswith("}tc") or not row.tag.endswith("}tr"):
+        return False
+    cells = [c for c in row if c.tag.endswith("}tc")]
+    return cells[0] is cell and any("".join(c.itertext()).strip() for c in cells[1:])
+
+
 def table_labels(units) -> set[str]:
-    """Short capitalised cells of tables (an order form's "Effective Date", "Governing Law"): the row names
-    a table defines by what it puts beside them, so never undefined terms."""
+    """Short capitalised row names of tables (an order form's "Effective Date", "Governing Law"): terms a
+    table defines by what it puts beside them, so never undefined terms (a title cell is no row name)."""
     return {u.text.strip() for u in units if u.in_table and 0 < len(u.text.split()) <= 5 and is_capitalised(u.text.strip())
-            and not u.text.strip().endswith(".")}
+            and not u.text.strip().endswith(".") and _row_name(u)}
 
 
 def titles(units) -> set[str]:
@@ -83,17 +95,51 @@ def titles(units) -> set[str]:
 
 def designated(units) -> set[str]:
     """Capitalised names a paragraph designates without quotes ("identified as any one or more of the
-    following: Library, Platforms, Server Products")."""
+    following: Library, Platforms, Server Products"; "Variables have the meanings given on the Order Form")."""
     out = set()
     for unit in units:
         for m in _DESIGNATED.finditer(unit.text):
             for run in capital_runs(m.group(1)):
                 out.add(strip_possessive(m.group(1)[run[0][1]:run[-1][2]]))
+        for m in _MEANING_GIVEN.finditer(unit.text):
+            out.update({m.group(1), m.group(1).removesuffix("s")})
     return out
 
 
 def _short_cell(unit) -> bool:
     return unit.in_table and len(unit.text.split()) <= 8 and ". " not in unit.text
+
+
+def _phrases(text: str, run: list, terms, cut, single):
+    """The phrases of a run of capitalised words that no defined term of several words covers, standing
+    mid-sentence: (start, end, first word). A possessive ends a phrase ("Customer’s Evaluation Purposes")."""
+    piece: list = []
+    after_possessive = False
+    for tok in [*run, None]:
+        inside = tok is not None and any(s <= tok[1] < e for s, e in cut)
+        if tok is not None and not inside:
+            piece.append(tok)
+            if not tok[0].endswith(_POSSESSIVE):
+                continue
+        yield from _trimmed(text, piece, tok if inside else None, terms, single, after_possessive)
+        after_possessive = bool(piece) and piece[-1][0].endswith(_POSSESSIVE)
+        piece = []
+
+
+def _trimmed(text, piece, term_tok, terms, single, after_possessive):
+    # "Excused Limited Partner", "GP Covered Person": words before a defined term make another term
+    joined = None
+    if term_tok is not None and piece and text[piece[-1][2]:term_tok[1]] == " " \
+            and not any(s <= t[1] < e for t in piece for s, e in single):
+        joined = next((e for s, e in terms if s == term_tok[1]), None)
+    if not joined:
+        while piece and not is_capitalised(piece[-1][0]):
+            piece.pop()
+    while piece and not (is_capitalised(piece[0][0]) or is_acronym(piece[0][0]) and (len(piece) > 1 or joined)):
+        piece.pop(0)
+    own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
+    if piece and own and (piece[0][3] or after_possessive):
+        yield piece[0][1], joined or piece[-1][2], piece[0][0]
 
 
 def candidates(units, index) -> dict[str, list]:
@@ -114,33 +160,16 @@ def candidates(units, index) -> dict[str, list]:
         blocked = _blocked(unit.text)
         names = [(s, e) for s, e, brand in name_spans(unit.text) if brand]
         for run in capital_runs(unit.text):
-            piece: list = []
-            for tok in [*run, None]:
-                if tok is not None and not any(s <= tok[1] < e for s, e in cut):
-                    piece.append(tok)
-                    continue
-                while piece and not is_capitalised(piece[-1][0]):
-                    piece.pop()
-                while piece and not (is_capitalised(piece[0][0]) or is_acronym(piece[0][0]) and len(piece) > 1):
-                    piece.pop(0)
-                own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
-                if piece and piece[0][3] and own:
-                    start, end = piece[0][1], piece[-1][2]
-                    # "Excused Limited Partner", "GP Covered Person": a word before a defined term makes
-                    # another term, defined or not
-                    joined = tok is not None and unit.text[end:tok[1]] == " " and len(own) == len(piece) \
-                        and not piece[-1][0].endswith(("'s", "’s")) and next((e for s, e in terms if s == tok[1]), None)
-                    end = joined or end
-                    phrase = strip_possessive(unit.text[start:end])
-                    if _BY_REFERENCE.match(unit.text, end):
-                        by_reference.add(phrase)
-                    elif any(s <= start < e for s, e in names):
-                        words = phrase.split()  # "Microsoft Site Server": "Site Server" is a product's name
-                        named.update(" ".join(words[i:]) for i in range(1, len(words) - 1))
-                    elif not (any(s <= start < e for s, e in blocked) or _CITED.match(unit.text, end)
-                              or piece[0][0] in _REFERENCE_WORDS):
-                        found[phrase].append((unit, start))
-                piece = []
+            for start, end, first in _phrases(unit.text, run, terms, cut, single):
+                phrase = strip_possessive(unit.text[start:end])
+                if _BY_REFERENCE.match(unit.text, end):
+                    by_reference.add(phrase)
+                elif any(s <= start < e for s, e in names):
+                    words = phrase.split()  # "Microsoft Site Server": "Site Server" is a product's name
+                    named.update(" ".join(words[i:]) for i in range(1, len(words) - 1))
+                elif not (any(s <= start < e for s, e in blocked) or _CITED.match(unit.text, end)
+                          or first in _REFERENCE_WORDS):
+                    found[phrase].append((unit, start))
     known = by_reference | named | designated(units) | titles(units)
     # a phrase only ever used in footnotes is the drafter's commentary, not the contract's wording
     return {p: places for p, places in found.items() if p not in known and p.lower() not in known
