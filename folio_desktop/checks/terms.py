@@ -52,7 +52,16 @@ def _term_pattern(terms) -> re.Pattern | None:
     forms = sorted({f for t in terms for f in _forms(t)}, key=len, reverse=True)
     if not forms:
         return None
-    return re.compile(r"(?<![\w“\"])(?:" + "|".join(re.escape(f) for f in forms) + r")(?:['’]s?)?(?![\w”\"])")
+    return re.compile(r"(?<![\w“\"])(?:" + "|".join(_escaped(f) for f in forms) + r")(?:['’]s?)?(?![\w”\"])")
+
+
+_BLANK = re.compile(r"\[_+\]")
+
+
+def _escaped(form: str) -> str:
+    """The form as a pattern in which a blank is any blank: "Series [__] Preferred Stock" is a use of "Series
+    [___] Preferred Stock"."""
+    return r"\[_+\]".join(re.escape(part) for part in _BLANK.split(form))
 
 
 def build_index(units, cache: dict) -> TermIndex:
@@ -64,7 +73,8 @@ def build_index(units, cache: dict) -> TermIndex:
     index.pattern = _term_pattern(terms)
     if index.pattern is None:
         return index
-    base = {f: t for t in terms for f in _forms(t)} | {t: t for t in terms}  # "Purchaser" is not "Purchasers"
+    # a form's term, blanks alike; the exact term wins ("Purchaser" is not "Purchasers")
+    base = {_BLANK.sub("[_]", f): t for t in terms for f in _forms(t)} | {_BLANK.sub("[_]", t): t for t in terms}
     key = ("uses", index.pattern.pattern)
     for unit in units:
         spans = cache.get((key, unit.text))
@@ -72,7 +82,8 @@ def build_index(units, cache: dict) -> TermIndex:
             spans = tuple((strip_possessive(m.group()), m.start(), m.end()) for m in index.pattern.finditer(unit.text))
             cache[(key, unit.text)] = spans
         index.spans[unit.index] = spans
-        for form, start, end in spans:
+        for written, start, end in spans:
+            form = _BLANK.sub("[_]", written)
             term = base.get(form) or base.get(form.rstrip("'’")) or base.get(form + "[s]")
             if term:
                 index.uses[term].append((unit, start, end))

@@ -21,6 +21,7 @@ from .words import (
     heading_like,
     is_acronym,
     is_capitalised,
+    joins,
     run_in_heading_end,
     strip_possessive,
 )
@@ -112,33 +113,42 @@ def _short_cell(unit) -> bool:
 
 def _phrases(text: str, run: list, terms, cut, single):
     """The phrases of a run of capitalised words that no defined term of several words covers, standing
-    mid-sentence: (start, end, first word). A possessive ends a phrase ("Customer’s Evaluation Purposes")."""
+    mid-sentence: (start, end, first word). A possessive ends a phrase ("Customer’s Evaluation Purposes");
+    words joined to a defined term make another term ("Excused Limited Partner", "Tranche Closing Condition")."""
     piece: list = []
     after_possessive = False
+    lead = before = None  # the defined term just before: (start, end, mid-sentence)
     for tok in [*run, None]:
-        inside = tok is not None and any(s <= tok[1] < e for s, e in cut)
+        span = next(((s, e) for s, e in terms if s <= tok[1] < e), None) if tok is not None else None
+        inside = tok is not None and (span is not None or any(s <= tok[1] < e for s, e in cut))
         if tok is not None and not inside:
+            if not piece:
+                lead = before if before and joins(text, before[1], tok[1]) else None
             piece.append(tok)
             if not tok[0].endswith(_POSSESSIVE):
                 continue
-        yield from _trimmed(text, piece, tok if inside else None, terms, single, after_possessive)
+        yield from _trimmed(text, piece, tok if inside else None, terms, single, after_possessive, lead)
         after_possessive = bool(piece) and piece[-1][0].endswith(_POSSESSIVE)
-        piece = []
+        piece, lead = [], None
+        if span and span[0] == tok[1]:
+            before = (span[0], span[1], tok[3])
 
 
-def _trimmed(text, piece, term_tok, terms, single, after_possessive):
-    # "Excused Limited Partner", "GP Covered Person": words before a defined term make another term
+def _trimmed(text, piece, term_tok, terms, single, after_possessive, lead):
     joined = None
-    if term_tok is not None and piece and text[piece[-1][2]:term_tok[1]] == " " \
+    if term_tok is not None and piece and joins(text, piece[-1][2], term_tok[1]) \
             and not any(s <= t[1] < e for t in piece for s, e in single):
         joined = next((e for s, e in terms if s == term_tok[1]), None)
     if not joined:
         while piece and not is_capitalised(piece[-1][0]):
             piece.pop()
+    first = piece[0] if piece else None
     while piece and not (is_capitalised(piece[0][0]) or is_acronym(piece[0][0]) and (len(piece) > 1 or joined)):
         piece.pop(0)
     own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
-    if piece and own and (piece[0][3] or after_possessive):
+    if lead and lead[2] and piece and piece[0] is first and own:
+        yield lead[0], joined or piece[-1][2], first[0]
+    elif piece and own and (piece[0][3] or after_possessive):
         yield piece[0][1], joined or piece[-1][2], piece[0][0]
 
 

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?")
+BLANK = re.compile(r" \[_+\] ")
 # small words that may join the capitalised words of one term: "Limitation of Liability"
 JOINERS = frozenset({"of", "for", "the"})
 
@@ -51,7 +52,8 @@ def capital_runs(text: str) -> list[list[tuple]]:
     cur: list[tuple] = []
     for i, tok in enumerate(toks):
         word = tok[0]
-        adjacent = cur and text[cur[-1][2]:tok[1]] in (" ", "\u00a0")
+        # a blank inside a name still joins it: "Series [___] Preferred Stock"
+        adjacent = cur and (text[cur[-1][2]:tok[1]] in (" ", "\u00a0") or BLANK.fullmatch(text, cur[-1][2], tok[1]))
         # an acronym before a capitalised word is part of a term or name ("SMS Installer", "Microsoft SNA Server")
         acronym = is_acronym(word) and i + 1 < len(toks) and is_capitalised(toks[i + 1][0]) \
             and text[tok[2]:toks[i + 1][1]] == " "
@@ -113,3 +115,8 @@ def levenshtein(a: str, b: str, limit: int = 3) -> int:
             return limit + 1
         prev = cur
     return prev[-1]
+
+
+def joins(text: str, end: int, start: int) -> bool:
+    """Do a space, or a blank between spaces, alone stand between the two words?"""
+    return text[end:start] in (" ", "\u00a0") or bool(BLANK.fullmatch(text, end, start))
