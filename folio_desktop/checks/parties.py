@@ -66,9 +66,9 @@ def check_parties(units, emit, defined: set[str], covered) -> set[str]:
                 continue
             uses.setdefault(m.group(1), []).append((unit, m.start()))
     names = named | {t for t in defined if t in ROLES or t in _TWO_WORD}
-    if not named:
-        # no parties named in a preamble: whoever the contract names often is a party
-        names |= {role for role, places in uses.items() if len(places) >= 3}
+    # whoever the contract names often is a party (a cover page's "PROVIDER:" and "CUSTOMER:" name
+    # none in a preamble); with no preamble, three times is often
+    names |= {role for role, places in uses.items() if len(places) >= (10 if named else 3)}
     if not names:
         return names
     said = " and ".join(f"“{n}”" for n in sorted(names)[:4])

@@ -33,6 +33,7 @@ _AFTER_REFERENCE = re.compile(r"\b(?:Sections?|Articles?|Clauses?|Schedules?|Exh
 _BY_REFERENCE = re.compile(r"\s*[(,]?\s*(?:as\s+)?defined\s+(?:in|under|by)\b|\s+(?:described|listed|contained)\s+in\s+"
                            r"(?:the\s+|a\s+)?(?:[^.;,]|\.(?=\S)){0,40}?\b(?:file|document|policy|website)\b")
 _DESIGNATED = re.compile(r"\b(?:identified|designated|known)\s+as\s+[^:.;]{0,40}:\s*([^.;]*)")
+_CELL_LABEL = re.compile(r"(?:\[[^\]]{0,6}\]\s*)?([A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*){0,5}):\s")
 _MEANING_GIVEN = re.compile(r"(?:^|[.:;]\s+)([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4})\s+(?:has|have)\s+the\s+meanings?\b")
 _DRAFTING_NOTE = re.compile(r"\[\s*(?:drafting\s+note|note\s+to\s+(?:draft|drafter)|NTD)\b", re.I)
 _TYPED_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}[.)]|[A-Z]\.)\s+")
@@ -77,10 +78,20 @@ def _row_name(unit) -> bool:
 
 
 def table_labels(units) -> set[str]:
-    """Short capitalised row names of tables (an order form's "Effective Date", "Governing Law"): terms a
-    table defines by what it puts beside them, so never undefined terms (a title cell is no row name)."""
-    return {u.text.strip() for u in units if u.in_table and 0 < len(u.text.split()) <= 5 and is_capitalised(u.text.strip())
-            and not u.text.strip().endswith(".") and _row_name(u)}
+    """Short capitalised row names of tables (an order form's "Effective Date", "Governing Law") and names a
+    cell gives before a colon ("[ x ] Provider Covered Claims: [Any action ...]"): terms a table defines by
+    what it puts beside them, so never undefined terms (a title cell is no row name)."""
+    out = set()
+    for u in units:
+        if not u.in_table:
+            continue
+        text = u.text.strip()
+        if 0 < len(text.split()) <= 5 and is_capitalised(text) and not text.endswith(".") and _row_name(u):
+            out.add(text)
+        named = _CELL_LABEL.match(text)
+        if named:
+            out.update({named.group(1), named.group(1).removesuffix("s")})
+    return out
 
 
 def titles(units) -> set[str]:
