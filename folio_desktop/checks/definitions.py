@@ -14,10 +14,15 @@ _MEANS = re.compile(
     r"|shall\s+have\b|is\s+defined|are\s+defined|includes?\b|refers?\s+to|as\s+defined|(?:as\s+)?described\s+in"
     r"|provides\b|allows\b|shall\s+apply|:)")
 _CALLED = re.compile(r"(?:referred\s+to\s+(?:in\s+this\s+\w+\s+|herein\s+|hereinafter\s+)?(?:collectively\s+)?as"
-                     r"|hereinafter(?:\s+called)?|called|known\s+as|defined\s+as|designated\s+as\s+the|\bare|the\s+term)"
+                     r"|hereinafter(?:\s+called)?|called|known\s+as|defined\s+as|designated\s+as(?!\s+an?\s)|\bare|the\s+term)"
                      r"\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+# "Net Income" and Net Loss means: the pair's meaning, though the second lost its quotes
+_AND_UNQUOTED = re.compile(r"\s*(?:and|or)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+(?:\([^()]{0,20}\)\s+)?"
+                           r"(?:means|shall\s+mean|mean)\b")
 _AND_QUOTE = re.compile(r"^\s*(?:,|and|or)\s*[“\"]")
 _OR_QUOTE = re.compile(r"^\s*(?:,|or|and|and/or)\s*(?:the\s+|a\s+|an\s+)?$")
+# "modify the definitions of “UBTI” or “ECI”": names terms defined elsewhere, defines none
+_DEFINITIONS_OF = re.compile(r"\bdefinitions?\s+of\s+(?:the\s+terms?\s+)?$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,20 +40,45 @@ def _in_parentheses(before: str) -> bool:
         not re.search(r"\bas\s+(?:an?\s+)?$", before)
 
 
+def _term(quoted: str) -> str:
+    """The term a quote defines: "[Initial] Closing" is "Initial Closing", but a blank stays part of the name
+    ("Series [___] Preferred Stock", written so wherever it is used)."""
+    if not re.search(r"\[_+\]", quoted):
+        quoted = quoted.replace("[", "").replace("]", "")
+    return quoted.strip().rstrip(",.;:")
+
+
+@lru_cache(maxsize=65536)
+def referenced_terms(text: str) -> tuple[str, ...]:
+    """Quoted terms the paragraph names as defined elsewhere: the definitions of “X”, “Y” or “Z”."""
+    out: list[str] = []
+    previous_end = None
+    for m in QUOTED.finditer(text):
+        if _DEFINITIONS_OF.search(text[max(0, m.start() - 40):m.start()]) or \
+                (previous_end is not None and _OR_QUOTE.match(text[previous_end:m.start()])):
+            out.append(_term(m.group(1)))
+            previous_end = m.end()
+        else:
+            previous_end = None
+    return tuple(out)
+
+
 @lru_cache(maxsize=65536)
 def definitions_in(text: str) -> tuple[Definition, ...]:
     out: list[Definition] = []
     previous_end = None
+    referenced = referenced_terms(text)
     for m in QUOTED.finditer(text):
-        term = m.group(1).replace("[", "").replace("]", "").strip().rstrip(",.;:")
-        if not term or len(term.split()) > 8 or not term[0].isupper():
+        term = _term(m.group(1))
+        if not term or len(term.split()) > 8 or not term[0].isupper() or term in referenced:
             continue
         before, after = text[max(0, m.start() - 80):m.start()], text[m.end():m.end() + 60]
         chained = previous_end is not None and _OR_QUOTE.match(text[previous_end:m.start()])
         # "Net Income" and "Net Loss" means: the first takes its meaning from the verb after the second
         nxt = QUOTED.match(text, m.end() + len(_AND_QUOTE.match(text[m.end():]).group()) - 1) \
             if _AND_QUOTE.match(text[m.end():]) else None
-        chained = chained or (nxt is not None and _MEANS.match(text[nxt.end():nxt.end() + 60]))
+        chained = chained or (nxt is not None and _MEANS.match(text[nxt.end():nxt.end() + 60])) \
+            or bool(_AND_UNQUOTED.match(text, m.end()))
         # a quoted term opening its own paragraph or bullet: •"Server Software" provides ...
         chained = chained or (not text[:m.start()].strip(" \t•·-–\u00a0") and _MEANS.match(after))
         if _MEANS.match(after) or _in_parentheses(before) or _CALLED.search(before) or chained \

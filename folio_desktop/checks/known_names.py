@@ -3,6 +3,9 @@ usual names and the ordinary capitalised words of legal drafting. None of them i
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 _PLACES = """Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho
 Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi Missouri
 Montana Nebraska Nevada Ohio Oklahoma Oregon Pennsylvania Rhode Tennessee Texas Utah Vermont Virginia Washington
@@ -11,7 +14,7 @@ England Wales Scotland Ireland Britain British European Europe Union Canada Cana
 Germany France Japan China India Australia Singapore Hong Kong Switzerland Swiss Netherlands Guernsey Jersey Bermuda
 Virgin Island London Paris Tokyo Chicago Boston Francisco Angeles Wilmington Manhattan Redmond Puerto Rico Latin
 Asia Africa Pacific Atlantic Middle East West North South Eastern Western Northern Southern Federal Republic
-Delaware's Ontario Quebec Brussels Geneva Zurich Berlin Dublin"""
+Delaware's Ontario Quebec Brussels Geneva Zurich Berlin Dublin State Commonwealth"""
 _TIME = """January February March April May June July August September October November December Monday Tuesday
 Wednesday Thursday Friday Saturday Sunday Christmas Day"""
 _INSTITUTIONS = """Microsoft Windows Google Apple Amazon Oracle Linux Internet Web Office Server Corporation Inc LLC LLP Ltd
@@ -42,3 +45,52 @@ def is_known_name(phrase: str) -> bool:
     # brand's; "Securities Act" is a term a contract defines
     known = _WORDS if len(words) == 1 else _PLACE_WORDS
     return bool(words) and (words[0] in _BRANDS or all(w in known for w in words))
+
+# words that make a run of capitalised words the name of a body, a statute, a court, a firm, a product, an
+# office or a company's charter: "Securities and Exchange Commission", "Bipartisan Budget Act of 2015",
+# "Standard & Poor's Ratings Services", "Chief Executive Officer", "Certificate of Incorporation"
+_NAME_WORDS = frozenset("""Commission Administration Agency Authority Court Courts
+Association Committee Council Bureau Department Ministry Office Regulations Procedure Procedures
+Inc Inc. Corp Corp. Corporation LLC LLP Ltd Ltd. Bank Template Guidelines Principles Officer President Secretary
+Treasurer Chairman Incorporation Bylaws By-laws Formation Commonwealth District County Province Ratings University
+Foundation Institute""".split())
+# name words that are also words of ordinary terms ("Support Services", "Stock Exchange"): a name only in a
+# run of three or more capitalised words ("Internal Revenue Service", "Moody's Investor Services")
+_WEAK_NAME_WORDS = frozenset("""Service Services Server Exchange Company State City Standards Systems Board
+Technologies Trust""".split())
+# a statute's name has three words or more, or a year ("Federal Food, Drug, and Cosmetic Act", "Bipartisan
+# Budget Act of 2015"); "Securities Act" and "Source Code" are a contract's own terms
+_STATUTE_WORDS = frozenset("Act Acts".split())
+# "Internal Revenue Code", "United States Bankruptcy Code"; not "Library Sample Code"
+_CODE_WORDS = frozenset("Revenue Bankruptcy Commercial Civil Penal Criminal Uniform Tax".split())
+_YEAR = re.compile(r"\s+of\s+\d{4}\b")
+# a capitalised word, an abbreviation that ends in a dot (never a sentence's end), "&"
+_CAP = r"(?:(?:Inc|Corp|Ltd|Co|No)\.|[A-Z]\.(?:[A-Z]\.)+|[A-Z][\w'’-]*|&)"
+_NAME = re.compile(_CAP + r"(?:(?:,\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?|\s+)" + _CAP + r")*")
+_PRODUCT_NOUN = re.compile(r"\s+(?:software|programs?|products?|tools?)\b")
+_BRAND_PAIRS = ("Common Paper",)
+_OPENERS = frozenset("The This These That Each Any All A An If In Such No Neither Either Upon".split())
+
+
+@lru_cache(maxsize=65536)
+def name_spans(text: str) -> tuple[tuple[int, int, bool], ...]:
+    """Spans of the paragraph that name a body, a statute, a firm or a product rather than use a term: a
+    run of capitalised words (joined by "and", "&", "of", "on", "in", "for" or commas) holding one of the
+    name words, a brand, or followed by "software"/"programs". With each span: does a brand name it (a product
+    whose name without the brand is still a name: "Microsoft Site Server")."""
+    out = []
+    for m in _NAME.finditer(text):
+        words = [w.rstrip(",.").removesuffix("’s").removesuffix("'s") for w in m.group().split()]
+        if words[0] in _OPENERS:  # "The Server Software": a sentence's first word is no part of a name
+            words = words[1:]
+            if not words:
+                continue
+        runs = re.split(r",\s+(?:and\s+)?|\s+(?:and|of|on|in|for)\s+(?:the\s+)?", " ".join(words))
+        weak = any(len(r.split()) >= 3 and _WEAK_NAME_WORDS.intersection(r.split()) for r in runs)
+        brand = bool(_BRANDS.intersection(words)) or any(" ".join(words).startswith(b) for b in _BRAND_PAIRS)
+        statute = (_STATUTE_WORDS.intersection(words) and (len(words) >= 3 or _YEAR.match(text, m.end()))) or \
+            ("Code" in words and (_YEAR.match(text, m.end()) or _CODE_WORDS.intersection(words)
+                                  or _PLACE_WORDS.intersection(words)))
+        if brand or _NAME_WORDS.intersection(words) or weak or statute or _PRODUCT_NOUN.match(text, m.end()):
+            out.append((m.start(), m.end(), brand))
+    return tuple(out)

@@ -63,8 +63,8 @@ def _sequence(units, emit) -> None:
     stack: list[list] = []  # [shape, last value, prefix]
     for unit in units:
         label = unit.shown_label
-        if not label or unit.in_table:
-            continue
+        if not label or unit.in_table or not unit.text.strip():
+            continue  # an empty numbered paragraph (left by a comparison) is no clause of its own
         shapes = _shapes(label)
         if not shapes:
             continue

@@ -13,14 +13,20 @@ from dataclasses import dataclass, field
 
 from .definitions import definitions_in
 from .known_names import is_known_name
-from .words import capital_runs, is_capitalised, levenshtein, run_in_heading_end, strip_possessive
+from .undefined import candidates, table_labels, undefined_references
+from .words import heading_like, levenshtein, strip_possessive, tokens
 
 _POINTER = re.compile(r"^[\s,)]*(?:shall\s+|will\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined\s+in|as\s+defined\s+in)")
+
+
+_GLOSS = re.compile(r"^[\s,)]*as\s+defined\s+(?:in|under|by)\b")
 
 
 def _forms(term: str) -> list[str]:
     if term.endswith("[s]"):
         return _forms(term[:-3])
+    if " (or " in term:  # "Majority (or other specified percentage) in Interest" is used as "Majority in Interest"
+        return [term, *_forms(re.sub(r"\s*\(or [^)]*\)", "", term))]
     forms = [term]
     if term.endswith("ies"):
         forms.append(term[:-3] + "y")
@@ -46,7 +52,16 @@ def _term_pattern(terms) -> re.Pattern | None:
     forms = sorted({f for t in terms for f in _forms(t)}, key=len, reverse=True)
     if not forms:
         return None
-    return re.compile(r"(?<![\w“\"])(?:" + "|".join(re.escape(f) for f in forms) + r")(?:['’]s?)?(?![\w”\"])")
+    return re.compile(r"(?<![\w“\"])(?:" + "|".join(_escaped(f) for f in forms) + r")(?:['’]s?)?(?![\w”\"])")
+
+
+_BLANK = re.compile(r"\[_+\]")
+
+
+def _escaped(form: str) -> str:
+    """The form as a pattern in which a blank is any blank: "Series [__] Preferred Stock" is a use of "Series
+    [___] Preferred Stock"."""
+    return r"\[_+\]".join(re.escape(part) for part in _BLANK.split(form))
 
 
 def build_index(units, cache: dict) -> TermIndex:
@@ -58,7 +73,8 @@ def build_index(units, cache: dict) -> TermIndex:
     index.pattern = _term_pattern(terms)
     if index.pattern is None:
         return index
-    base = {f: t for t in terms for f in _forms(t)}
+    # a form's term, blanks alike; the exact term wins ("Purchaser" is not "Purchasers")
+    base = {_BLANK.sub("[_]", f): t for t in terms for f in _forms(t)} | {_BLANK.sub("[_]", t): t for t in terms}
     key = ("uses", index.pattern.pattern)
     for unit in units:
         spans = cache.get((key, unit.text))
@@ -66,56 +82,12 @@ def build_index(units, cache: dict) -> TermIndex:
             spans = tuple((strip_possessive(m.group()), m.start(), m.end()) for m in index.pattern.finditer(unit.text))
             cache[(key, unit.text)] = spans
         index.spans[unit.index] = spans
-        for form, start, end in spans:
+        for written, start, end in spans:
+            form = _BLANK.sub("[_]", written)
             term = base.get(form) or base.get(form.rstrip("'’")) or base.get(form + "[s]")
             if term:
                 index.uses[term].append((unit, start, end))
     return index
-
-
-def _heading_like(unit) -> bool:
-    words = unit.text.split()
-    return not words or (unit.heading and len(words) <= 12) or (
-        len(words) <= 12 and all(is_capitalised(w) or not w[0].isalpha() or w.isupper() or w in ("of", "and", "the",
-                                                                                                  "to", "for", "in")
-                                 for w in words))
-
-
-def table_labels(units) -> set[str]:
-    """Short capitalised cells of tables (an order form's "Effective Date", "Governing Law"): the row names
-    a table defines by what it puts beside them, so never undefined terms."""
-    return {u.text.strip() for u in units if u.in_table and 0 < len(u.text.split()) <= 5 and is_capitalised(u.text.strip())
-            and not u.text.strip().endswith(".")}
-
-
-def candidates(units, index: TermIndex) -> dict[str, list]:
-    """Capitalised phrases used mid-sentence that no defined term covers: phrase -> [(unit, start)]."""
-    found: dict[str, list] = defaultdict(list)
-    for unit in units:
-        if _heading_like(unit):
-            continue
-        # a run is cut where a defined term of several words stands; a one-word term inside a longer
-        # capitalised name stays part of it ("Gross Asset Value" with "Value" defined is not a use of it)
-        spans = index.spans.get(unit.index, ())
-        cut = [(s, e) for form, s, e in spans if " " in form]
-        single = [(s, e) for form, s, e in spans if " " not in form]
-        cut.append((0, run_in_heading_end(unit.text)))
-        for run in capital_runs(unit.text):
-            piece: list = []
-            for tok in [*run, None]:
-                if tok is not None and not any(s <= tok[1] < e for s, e in cut):
-                    piece.append(tok)
-                    continue
-                while piece and not is_capitalised(piece[-1][0]):
-                    piece.pop()
-                while piece and not is_capitalised(piece[0][0]):
-                    piece.pop(0)
-                own = [t for t in piece if not any(s <= t[1] < e for s, e in single)]
-                if piece and piece[0][3] and own:
-                    phrase = unit.text[piece[0][1]:piece[-1][2]]
-                    found[strip_possessive(phrase)].append((unit, piece[0][1]))
-                piece = []
-    return found
 
 
 def _variant_of(phrase: str, terms) -> str | None:
@@ -128,8 +100,10 @@ def _variant_of(phrase: str, terms) -> str | None:
             return term
     if len(phrase) < 8:
         return None
+    initials = [w[0] for w in phrase.split()]
     for term in terms:
-        if len(term) >= 8 and (term.count(" ") == phrase.count(" ")):
+        # a misspelling keeps each word's first letter: "GP Covered Person" is no "AC Covered Person"
+        if len(term) >= 8 and [w[0] for w in term.split()] == initials:
             limit = 1 if len(term) < 12 else 2
             if levenshtein(term.lower(), phrase.lower(), limit) <= limit and \
                     not (phrase.endswith("s") and phrase[:-1] == term) and phrase.lower() != term.lower() + "s":
@@ -137,25 +111,117 @@ def _variant_of(phrase: str, terms) -> str | None:
     return None
 
 
-def case_variants(units, index: TermIndex, cache: dict) -> list:
-    """Uses of a multi-word term in another capitalisation ("Confidential information"): [(unit, start, text, term)]."""
-    multi = [t for t in index.definitions if " " in t and not t.isupper()]
-    if not multi:
+def variants(units, index: TermIndex, cache: dict) -> list:
+    """Uses of a term of several words in another form: another case ("Confidential information",
+    "Confidential INFORMATION") or a letter or two off ("Key Person Evnt", "Board of Directrs"): word runs
+    with the term's number of words and initials. [(unit, start, text, term)]."""
+    by_key: dict[tuple, list] = defaultdict(list)
+    for term in index.definitions:
+        words = term.split()
+        if len(words) > 1 and not term.isupper() and all(w[0].isalnum() for w in words):
+            by_key[(len(words), tuple(w[0].lower() for w in words))].append(term)
+    if not by_key:
         return []
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in sorted(multi, key=len, reverse=True)) + r")s?\b",
-                         re.I)
-    lowered = {t.lower(): t for t in multi}
+    sizes = sorted({k for k, _initials in by_key}, reverse=True)  # the longest term first
+    exact = {f for t in index.definitions for f in _forms(t)}
+    key = ("variants", index.pattern.pattern if index.pattern else "")
     out = []
-    key = ("case", pattern.pattern)
     for unit in units:
         found = cache.get((key, unit.text))
-        if found is None:  # kept per paragraph text: a run after an edit matches only what changed
-            found = cache[(key, unit.text)] = tuple((m.start(), m.group()) for m in pattern.finditer(unit.text))
-        for start, text in found:
-            term = lowered.get(text.lower()) or lowered.get(text.lower()[:-1])
-            if term and text not in (term, term + "s") and not text.islower() and not text.isupper() \
-                    and not _heading_like(unit) and any(ch.isupper() for ch in text[1:]):
-                out.append((unit, start, text, term))
+        if found is None:
+            found = () if heading_like(unit) else tuple(_variants_in(unit.text, by_key, sizes, exact))
+            cache[(key, unit.text)] = found
+        out += [(unit, start, text, term) for start, text, term in found]
+    return out
+
+
+def _variants_in(text: str, by_key, sizes, exact):
+    toks = tokens(text)
+    quoted = definitions_in(text)
+    initials = [t[0][0].lower() for t in toks]
+    upper = [t[0][0].isupper() for t in toks] + [False]
+    after = 0
+    for i in range(len(toks)):
+        if i < after or not (upper[i] or upper[i + 1]):  # "component Agreement" still shows a capital
+            continue
+        if any(d.start < toks[i][1] < d.end for d in quoted):
+            continue  # a quoted term being defined ("Holdback Escrow Amount") is no use of another
+        for k in sizes:
+            terms = by_key.get((k, tuple(initials[i:i + k])))
+            if not terms:
+                continue
+            run = toks[i:i + k]
+            phrase = strip_possessive(text[run[0][1]:run[-1][2]])
+            if phrase in exact or any(text[a[2]:b[1]] not in (" ", "\u00a0") for a, b in zip(run, run[1:])):
+                continue
+            if any(_case_variant(text, run, phrase, t) or _misspelt(run, phrase, t) for t in terms):
+                yield run[0][1], phrase, next(t for t in terms if _case_variant(text, run, phrase, t)
+                                              or _misspelt(run, phrase, t))
+                after = i + k
+                break
+
+
+def _case_variant(text, run, phrase, term) -> bool:
+    if phrase.lower() not in (term.lower(), term.lower() + "s"):
+        return False
+    start, end = run[0][1], run[-1][2]
+    beside = re.findall(r"[A-Za-z.]+", text[max(0, start - 20):start])[-1:] + \
+        re.findall(r"[A-Za-z.]+", text[end:end + 20])[:1]
+    # "Confidential INFORMATION" in running text, not in a title in capitals; "Confidential information"
+    # where a capital shows it is a use of the term: after a lower-case word
+    shouting = phrase.isupper() and any(w.isupper() and len(w) > 1 for w in beside)
+    mid = re.search(r"[a-z,]\s$", text[max(0, start - 2):start])
+    return not shouting and (any(ch.isupper() for ch in phrase[1:]) or bool(mid))
+
+
+def _misspelt(run, phrase, term) -> bool:
+    """A letter or two off, each word in the term's case (another case is _case_variant's to find)."""
+    if len(term) < 8 or any(w[0].isupper() != t[0][0].isupper() for w, t in zip(term.split(), run)):
+        return False
+    limit = 1 if len(term) < 12 else 2
+    low, want = phrase.lower(), term.lower()
+    return low not in (want, want + "s") and levenshtein(want, low, limit) <= limit
+
+
+_ATTACHMENT = re.compile(r"^\s*(?:exhibit|schedule|annex|appendix)\s+[A-Z0-9]{1,4}(?:-\d+)?\s*$", re.I)
+
+
+def _attachments_start(units) -> int:
+    """Where the attached forms begin (the first "Exhibit A" heading of the body): a form of another
+    instrument defines its own "Agreement" and "Company"."""
+    for unit in units:
+        if unit.story == "main" and (_ATTACHMENT.match(unit.label or "") or _ATTACHMENT.match(unit.text)):
+            return unit.index
+    return len(units)
+
+
+def _uses(index: TermIndex, term: str, own) -> list:
+    """A term's uses; a defined "X" and "Xs" share theirs ("each a “Purchaser” and together the “Purchasers”")."""
+    pair = [t for t in (term + "s", term[:-1] if term.endswith("s") else None) if t and t in index.definitions]
+    return [u for t in (term, *pair) for u in index.uses.get(t, []) if (u[0].block_id, u[1]) not in own]
+
+
+def _index_entry(body: str) -> bool:
+    """ "X" has the meaning given in Section 4.2: points at this document's definition, not a second one
+    (one that points at the Regulations or the Code is the document's own)."""
+    m = _POINTER.match(body)
+    if not m:
+        return False
+    target = body[m.end():m.end() + 80]
+    return bool(re.search(r"\b(?:section|article|clause|paragraph|schedule|exhibit|preamble|recitals?|above|below|"
+                          r"herein)\b", target)) and not re.search(r"\b(?:code|regulations?|act|treas)\b", target)
+
+
+def _singular(found: dict[str, list]) -> dict[str, list]:
+    """"Portfolio Companies" and "Portfolio Company" are one phrase (the singular), their places together."""
+    out: dict[str, list] = {}
+    for phrase in sorted(found, key=len):
+        one = next((f for f in (phrase[:-3] + "y", phrase[:-2], phrase[:-1]) if f in out), None) \
+            if phrase.endswith("s") else None
+        if one:
+            out[one] = sorted(out[one] + found[phrase], key=lambda p: (p[0].story_index, p[0].index, p[1]))
+        else:
+            out[phrase] = found[phrase]
     return out
 
 
@@ -164,27 +230,34 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
     index for the other checks."""
     index = build_index(units, cache)
     terms = list(index.definitions)
+    attachments = _attachments_start(units)
     for term, defs in index.definitions.items():
         first_unit, first = defs[0]
         # "X" has the meaning given in Section 4.2: an index entry pointing at the definition, not a second one
-        real = [(u, d) for u, d in defs if not _POINTER.match(d.body)] or defs[:1]
+        real = [(u, d) for u, d in defs if not _index_entry(d.body)] or defs[:1]
         if len(real) > 1:
             first_unit, first = real[0]
         for unit, d in real[1:]:
+            if unit.story == "main" and unit.index >= attachments > first_unit.index:
+                continue
             agree = d.body[:120] == first.body[:120]
             where = first_unit.shown_label or f"paragraph {first_unit.block_id}"
             emit("duplicateDefinition", term, unit, d.start,
                  f"“{term}” is defined twice (first in {where}); the two definitions "
                  + ("say the same." if agree else "differ."))
         own = {(u.block_id, d.start) for u, d in defs}
-        uses = [u for u in index.uses.get(term, []) if (u[0].block_id, u[1]) not in own]
-        if not uses:
+        # "a “United States real property holding corporation” as defined in the Code" only points elsewhere
+        if not _uses(index, term, own) and any(not _GLOSS.match(d.body) for _u, d in defs):
             emit("unusedDefinition", term, first_unit, first.start,
                  f"“{term}” is defined but never used.")
-    for unit, start, text, term in case_variants(units, index, cache):
+    for unit, start, text, term in variants(units, index, cache):
         emit("inconsistentTerm", text, unit, start, f"“{text}” is written differently from the defined term “{term}”.")
+    named = undefined_references(units, index)
+    for term, (unit, start) in named.items():
+        emit("undefinedTerm", term, unit, start,
+             f"“{term}” is referred to as a defined term but is defined nowhere in the document.")
     labels = table_labels(units)
-    for phrase, places in candidates(units, index).items():
+    for phrase, places in _singular(candidates(units, index)).items():
         unit, start = places[0]
         variant = _variant_of(phrase, terms)
         if variant:
@@ -192,7 +265,7 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
                 emit("inconsistentTerm", phrase, u, s,
                      f"“{phrase}” looks like the defined term “{variant}” written differently.")
             continue
-        if phrase in roles or phrase in labels or is_known_name(phrase):
+        if phrase in roles or phrase in labels or is_known_name(phrase) or phrase in named or phrase[:-1] in named:
             continue
         if len(places) < 2:
             continue  # a capitalised phrase used once is not used as a defined term: a name, a title, an emphasis
@@ -200,4 +273,3 @@ def check_terms(units, cache: dict, roles, emit) -> TermIndex:
              f"“{phrase}” is used as a defined term ({len(places)} time{'s' if len(places) > 1 else ''}) "
              "but is defined nowhere in the document.")
     return index
-

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*(?:['’]s?)?")
+BLANK = re.compile(r" \[_+\] ")
 # small words that may join the capitalised words of one term: "Limitation of Liability"
 JOINERS = frozenset({"of", "for", "the"})
 
@@ -16,6 +17,10 @@ def strip_possessive(word: str) -> str:
         if word.endswith(tail):
             return word[: -len(tail)]
     return word
+
+
+def is_acronym(word: str) -> bool:
+    return len(word) > 1 and word.isalpha() and word.isupper()
 
 
 def is_capitalised(word: str) -> bool:
@@ -47,8 +52,18 @@ def capital_runs(text: str) -> list[list[tuple]]:
     cur: list[tuple] = []
     for i, tok in enumerate(toks):
         word = tok[0]
-        adjacent = cur and text[cur[-1][2]:tok[1]] in (" ", "\u00a0")
-        if is_capitalised(word):
+        # a blank inside a name still joins it: "Series [___] Preferred Stock"
+        adjacent = cur and (text[cur[-1][2]:tok[1]] in (" ", "\u00a0") or BLANK.fullmatch(text, cur[-1][2], tok[1]))
+        # an acronym before a capitalised word is part of a term or name ("SMS Installer", "Microsoft SNA Server")
+        acronym = is_acronym(word) and i + 1 < len(toks) and is_capitalised(toks[i + 1][0]) \
+            and text[tok[2]:toks[i + 1][1]] == " "
+        if acronym and not (cur and adjacent):
+            if cur:
+                runs.append(cur)
+            cur = [tok]
+        elif acronym:
+            cur.append(tok)  # "Microsoft SNA Server"
+        elif is_capitalised(word):
             if cur and adjacent:
                 cur.append(tok)
             else:
@@ -65,6 +80,16 @@ def capital_runs(text: str) -> list[list[tuple]]:
     if cur:
         runs.append(cur)
     return runs
+
+
+def heading_like(unit) -> bool:
+    """A heading, a title line or a table-of-contents line (it ends in a tab and a page number)."""
+    words = unit.text.split()
+    listed = words and (words[0][0].islower() or unit.text.rstrip().endswith((";", "; and", "; or")))
+    return not words or (unit.heading and len(words) <= 12 and not listed) or bool(re.search(r"\t\d+\s*$", unit.text)) or (
+        len(words) <= 12 and all(is_capitalised(w) or not w[0].isalpha() or w.isupper() or w in ("of", "and", "the",
+                                                                                                  "to", "for", "in")
+                                 for w in words))
 
 
 def run_in_heading_end(text: str) -> int:
@@ -90,3 +115,8 @@ def levenshtein(a: str, b: str, limit: int = 3) -> int:
             return limit + 1
         prev = cur
     return prev[-1]
+
+
+def joins(text: str, end: int, start: int) -> bool:
+    """Do a space, or a blank between spaces, alone stand between the two words?"""
+    return text[end:start] in (" ", "\u00a0") or bool(BLANK.fullmatch(text, end, start))

@@ -28,15 +28,7 @@ def scores(expected: list[dict], found: list[dict]) -> dict:
     return out
 
 
-# not yet at 0.9 (precision, mostly: names of statutes, agencies and products, titles after a
-# cross-reference, definitions by reference); remove a document here once it passes
-_SHORT = {"ilpa": "undefinedTerm, unusedDefinition", "ilpa_redline": "undefinedTerm, unusedDefinition, duplicateNumber",
-          "nvca": "undefinedTerm, unusedDefinition, duplicateDefinition, brokenCrossReference, partyName",
-          "pilot": "undefinedTerm", "msdn_eula": "undefinedTerm, partyName"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_SHORT[n]))
-                                  if n in _SHORT else n for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_findings_match_what_a_careful_reader_flags(name):
     data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
     report = check_document(open_document(name))
