@@ -21,8 +21,8 @@ PLACEHOLDER = re.compile(
     , re.I)
 _SIGNATURE_LINE = re.compile(r"^\s*(?:Print(?:ed)?\s+)?(?:Name|Title|Date|Address|E-?mail)\s*:\s*_*\s*$", re.I)
 _BRACKETED = re.compile(r"\$?\[[^\[\]\n]{1,200}\]")
-# footnote marks as the text shows them, and the page markers every form carries
-_NOT_A_BLANK = re.compile(r"\[\^\d+\]|\[sic\]|\[(?:signature pages? follows?|remainder of page intentionally left blank\.?)\]",
+# footnote and endnote marks as the text shows them ([^3], [^e1]), and the page markers every form carries
+_NOT_A_BLANK = re.compile(r"\[\^e?\d+\]|\[sic\]|\[(?:signature pages? follows?|remainder of page intentionally left blank\.?)\]",
                           re.I)
 _ROMAN_BEFORE = re.compile(r"(?:article|section|chapter|part|schedule)\s*$", re.I)
 _W = "{" + W_NS + "}"

@@ -104,10 +104,10 @@ def test_original_view_is_read_again_once_a_change_is_accepted(counted):
     # an edit made untracked changes the document as it read before the changes too
     result = reviewer.apply_document_operations({"version": 1, "mode": "direct", "operations": [
         {"type": "insertAfterBlock", "blockId": blocks[5].id,
-         "text": "Each year the Custody Bank shall notify the Custody Bank's auditors."}]})
+         "text": "Each year the Custody Agent shall notify the Custody Agent's auditors."}]})
     assert result["applied"], result
     report = session.run(reviewer)
     assert session.reopened == 2 and report == _exact(reviewer)
     pending = {f["text"]: f["pendingChange"] for f in report["findings"]
-               if f["text"] in ("Custody Bank", "Paying Trustee")}
-    assert pending == {"Custody Bank": False, "Paying Trustee": True}
+               if f["text"] in ("Custody Agent", "Paying Trustee")}
+    assert pending == {"Custody Agent": False, "Paying Trustee": True}
