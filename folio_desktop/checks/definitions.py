@@ -1,6 +1,7 @@
 """Where a paragraph defines a term: "X" means ..., (the "X"), "X" shall mean ..., "X" has the meaning
 given in ..., referred to as "X", and a definitions table's cell that holds the quoted term alone.
-Curly and straight quotes alike."""
+Curly and straight quotes alike. In a definitions clause written without quotes, a bold term opening the
+paragraph before "means", "has the meaning" or a colon (bold_definition)."""
 
 from __future__ import annotations
 
@@ -89,3 +90,37 @@ def definitions_in(text: str) -> tuple[Definition, ...]:
         else:
             previous_end = None
     return tuple(out)
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# an unquoted term opening its paragraph (after a typed number, if any) before the words that define it
+_LEADING_TERM = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?\s+|\([a-z]{1,4}\)\s+)?([A-Z][\w'’&/-]*(?:\s+[A-Z][\w'’&/-]*){0,7})"
+                           r"(?=\s*(?:,\s*)?(?:means?\b|shall\s+mean\b|has\s+the\s+meaning\b|:))")
+
+
+def bold_definition(unit) -> Definition | None:
+    """The term a paragraph defines by setting it in bold at its start: **Affiliate** means ... (the form
+    a definitions clause takes without quotes); None when the paragraph does not open so."""
+    m = _LEADING_TERM.match(unit.text)
+    # a label in capitals ("PROVIDER:" over a signature line) or with nothing after it defines nothing
+    if m is None or unit.element is None or m.group(1).isupper() or len(unit.text[m.end(1):].split()) < 4:
+        return None
+    need, covered = m.end(1), 0
+    for run in unit.element.iter(_W + "r"):
+        text = "".join(t.text or "" for t in run.iter(_W + "t"))
+        if not text:
+            continue
+        if covered + len(text) > m.start(1) and text.strip() and not _is_bold(run):
+            return None
+        covered += len(text)
+        if covered >= need:
+            break
+    if covered < need:
+        return None
+    body = re.sub(r"\s+", " ", unit.text[m.end(1):m.end(1) + 300]).strip().lower()
+    return Definition(m.group(1), m.start(1), m.end(1), body)
+
+
+def _is_bold(run) -> bool:
+    b = run.find(f"{_W}rPr/{_W}b")
+    return b is not None and b.get(_W + "val") not in ("0", "false", "off")

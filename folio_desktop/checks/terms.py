@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .definitions import definitions_in
+from .definitions import bold_definition, definitions_in
 from .known_names import is_known_name
 from .undefined import candidates, table_labels, undefined_references
 from .words import heading_like, levenshtein, strip_possessive, tokens
@@ -67,7 +67,9 @@ def _escaped(form: str) -> str:
 def build_index(units, cache: dict) -> TermIndex:
     index = TermIndex()
     for unit in units:
-        for d in definitions_in(unit.text):
+        found = definitions_in(unit.text)
+        bold = None if found else bold_definition(unit)
+        for d in found or ((bold,) if bold else ()):
             index.definitions[d.term].append((unit, d))
     terms = sorted(index.definitions)
     index.pattern = _term_pattern(terms)
