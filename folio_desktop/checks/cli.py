@@ -35,14 +35,37 @@ def run(argv: list[str]) -> int:
         print(f"folio-desktop check: cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
     report = check_document(reviewer)
-    if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=1))
-        return 0
-    print(_as_text(args.file, report))
+    text = json.dumps(report, ensure_ascii=False, indent=1) if args.json else _as_text(args.file, report,
+                                                                                         _places(reviewer))
+    try:
+        print(text)
+    except BrokenPipeError:  # `folio-desktop check FILE | head`: the reader has all it wanted
+        sys.stderr.close()
     return 0
 
 
-def _as_text(path: str, report: dict) -> str:
+def _places(reviewer) -> dict[str, str]:
+    """Block id -> where a reader finds it: its clause number, else "after 4.2" (the last number before
+    it in its story), else its first words; a header, footer or note says which."""
+    out: dict[str, str] = {}
+    doc = reviewer.document
+    for story in doc.stories():
+        last = None
+        kind = "" if story.type == "main" else f" ({story.type}{' ' + str(story.note_id) if story.note_id else ''})"
+        for block in doc.snapshot_story(story).blocks:
+            label = (block.display_label or "").strip()
+            if label and label != block.style_id and any(ch.isalnum() for ch in label):
+                last = out[block.id] = label
+            elif last:
+                out[block.id] = f"after {last}"
+            else:
+                words = " ".join(block.text.split()[:6])
+                out[block.id] = f"“{words}…”" if words else "an empty paragraph"
+            out[block.id] += kind
+    return out
+
+
+def _as_text(path: str, report: dict, places: dict[str, str]) -> str:
     findings = report["findings"]
     if not findings:
         return f"{path}: nothing found."
@@ -53,9 +76,7 @@ def _as_text(path: str, report: dict) -> str:
             continue
         lines.append(f"\n{_TITLES[kind]} ({len(of_kind)})")
         for f in of_kind:
-            where = f["displayLabel"] or f"paragraph {f['blockId']}"
-            if f["story"] != "main":
-                where += f" ({f['story'].replace(':', ' ')})"
+            where = places.get(f["blockId"]) or f["displayLabel"] or f["story"].replace(":", " ")
             pending = " [a pending tracked change is involved]" if f["pendingChange"] else ""
             lines.append(f"  {where}: {f['message']}{pending}")
     return "\n".join(lines)

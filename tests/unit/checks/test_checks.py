@@ -1,6 +1,7 @@
 """The contract checks on real corpus contracts: seeded plants of every kind are found, and the command line."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -42,6 +43,10 @@ def test_check_json_lists_findings_with_their_place():
 def test_check_groups_findings_in_plain_words_and_refuses_an_unreadable_file(tmp_path):
     proc = _check(str(CORPUS / "contract_msdn_eula_legal_numbering.docx"))
     assert proc.returncode == 0 and "Terms defined twice" in proc.stdout and "Redistributable Code" in proc.stdout
+    # a place without a clause number is named by its first words or the clause before it, never by its id
+    proc = _check(str(CORPUS / "contract_commonpaper_pilot_agreement.docx"))
+    assert "  “The Product available under this Order…”: “{product_description}”" in proc.stdout
+    assert not re.search(r"\b[0-9A-F]{8}\b", proc.stdout)
     bad = tmp_path / "notes.docx"
     bad.write_text("not a document")
     proc = _check(str(bad))
