@@ -55,6 +55,7 @@ class ChecksPanel(QWidget):
         self.reviewer = None
         self.session = None  # the document's CheckSession (folio_desktop.checks), made by set_document
         self.findings: list[dict] = []
+        self.stale = False  # an edit came while the panel was out of sight: check again once it shows
         self.run_ms = 0.0  # the last run of the checks
         self.show_ms = 0.0  # the panel's own work after it: comparing, and rebuilding the tree when needed
         self.summary = QLabel()
@@ -84,9 +85,16 @@ class ChecksPanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Run the checks again (after an edit) and show what they find now."""
+        """Run the checks again (after an edit) and show what they find now; while the panel is out of
+        sight (another tab in front, its dock closed) only note that it must, so an edit on a long
+        document costs nothing for checks nobody is looking at (Claude's check_document runs the
+        session itself)."""
         if self.reviewer is None:
             return
+        if not self.isVisible():
+            self.stale = True
+            return
+        self.stale = False
         started = time.perf_counter()
         report = self.session.run(self.reviewer)
         ran = time.perf_counter()
@@ -95,6 +103,11 @@ class ChecksPanel(QWidget):
             self.findings = findings
             self._rebuild()
         self.run_ms, self.show_ms = (ran - started) * 1000, (time.perf_counter() - ran) * 1000
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self.stale:
+            self.refresh()
 
     def group_titles(self) -> list[str]:
         return [self.tree.topLevelItem(i).text(0) for i in range(self.tree.topLevelItemCount())]

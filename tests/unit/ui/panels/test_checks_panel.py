@@ -97,3 +97,25 @@ def test_the_rerun_after_a_typed_edit_on_the_ilpa_is_measured_and_the_panel_adds
           f"{total} findings; {1000 * (time.perf_counter() - typed):.0f} ms from the first key to caught up")
     assert len(panel.findings) == total  # "very " defines nothing, breaks nothing
     assert panel.show_ms < 20  # the panel's own work: the findings compared, the tree untouched
+
+
+def test_out_of_sight_the_checks_wait_for_the_panel_to_show(qtbot, tmp_path):
+    """Closed (or behind another tab), the panel does not run the checks after each edit, which on a long
+    document would cost the lawyer a pause for a list nobody is looking at; shown again, it checks at once."""
+    window = planted_window(qtbot, tmp_path)
+    view, panel = window.view, window.checks
+    window.checks_dock.close()
+    qtbot.waitUntil(lambda: not panel.isVisible(), timeout=2_000)
+    runs = []
+    real = panel.session.run
+    panel.session.run = lambda reviewer: runs.append(1) or real(reviewer)
+    end = len(PLACEHOLDER_TEXT) - 1
+    click_at(qtbot, view, PLACEHOLDER_BLOCK, end)
+    for _ in "[DATE]":
+        qtbot.keyClick(view, Qt.Key_Backspace)
+    qtbot.keyClicks(view, "1 May 2026")
+    qtbot.waitUntil(lambda: panel.stale, timeout=10_000)  # the panels caught up: the checks only noted it
+    assert runs == [] and "Blanks and placeholders (1)" in panel.group_titles()
+    window.checks_dock.show()
+    qtbot.waitUntil(lambda: "Blanks and placeholders (1)" not in panel.group_titles(), timeout=5_000)
+    assert runs == [1] and not panel.stale
