@@ -15,7 +15,7 @@ STEP_LINES = [
     "ok  saved to a temporary folder (",
     "ok  reopened the copy: the tracked insertion is there (2 page(s)) and rejects cleanly",
     "ok  Claude client library loads (anthropic ",
-    "ok  MCP server over HTTP on 127.0.0.1: 12 tools, find_text answered",
+    "ok  MCP server over HTTP on 127.0.0.1: 13 tools, find_text answered",
 ]
 
 
