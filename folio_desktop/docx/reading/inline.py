@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ..model.styles import HiddenStyles
-from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, first_child, on_off
+from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, on_off
 
 # piece kinds (OBJECT: a drawing; it has no text in any view, only a size for the layout)
 TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END, OBJECT = range(8)
@@ -95,10 +95,6 @@ class Piece:
     hidden: bool = False
     extra: str | None = None  # comment id, break clear value, or note type
     node: etree._Element | None = None  # the w:t / w:tab / w:br / note reference element itself
-
-
-def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
-    return _hidden(first_child(run, T_RPR), hidden_styles)
 
 
 def _hidden(rpr: etree._Element | None, hidden_styles) -> bool:
