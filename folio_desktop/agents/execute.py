@@ -14,7 +14,7 @@ from .bridges import decode_comment_id
 from .check_tool import check_document
 from .definitions import TOOL_NAMES
 from .paging import RESULT_BUDGET, clip
-from .parse import ToolInputError, parse_add_comment_input, parse_suggest_changes_input
+from .parse import ToolInputError, operation_batch, parse_add_comment_input, parse_suggest_changes_input
 from .read_tools import has as _has
 from .suggest_options import coerce_options
 from .tool_args import ToolError, refuse_unknown
@@ -87,11 +87,7 @@ def _apply(bridge, operations: list[dict], version: str | None, normalizations: 
             issues = [issue_for("documentVersionMismatch", op["id"], i, None) for i, op in enumerate(operations)]
             return _summary({"skipped": skipped, "issues": issues}, normalizations)
     _stamp_preconditions(operations, bridge)
-    batch: dict = {"version": 1, "operations": operations}
-    if bridge.document_operation_mode:
-        batch["mode"] = bridge.document_operation_mode
-    if version is not None:
-        batch["precondition"] = {"documentVersion": version}
+    batch = operation_batch(operations, bridge.document_operation_mode, version)
     return _summary(bridge.apply_document_operations(batch), normalizations)
 
 
