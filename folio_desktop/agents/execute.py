@@ -161,7 +161,12 @@ def _read_page(args, bridge, options):
         raise ToolError(f"read_page's `page` ({page}) exceeds the document's page count ({total}).")
     text = bridge.get_page_text(page) or ""
     out = {"page": page, "totalPages": total} if isinstance(total, int) else {"page": page}
-    out["text"] = clip(text, RESULT_BUDGET)
+    return out | _clipped_text(text)
+
+
+def _clipped_text(text: str) -> dict:
+    """A page's or selection's text for the model: cut to the result budget, saying so when it was."""
+    out: dict = {"text": clip(text, RESULT_BUDGET)}
     if len(text) > RESULT_BUDGET:
         out.update(truncated=True, textLength=len(text))
     return out
@@ -172,11 +177,7 @@ def _read_selection(args, bridge, options):
         raise ToolError("This editor surface does not support read_selection (no live selection).")
     if isinstance(args, dict):
         refuse_unknown("read_selection", args, ())
-    text = bridge.get_selection_text() or ""
-    out = {"text": clip(text, RESULT_BUDGET)}
-    if len(text) > RESULT_BUDGET:
-        out.update(truncated=True, textLength=len(text))
-    return out
+    return _clipped_text(bridge.get_selection_text() or "")
 
 
 def _scroll_to_block(args, bridge, options):

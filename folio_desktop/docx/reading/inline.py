@@ -84,6 +84,14 @@ class StoryState:
     def in_field_code(self) -> bool:
         return False in self.fields  # (some open field is still in its instruction part)
 
+    def note_marker(self, note_type: str) -> str:
+        """The marker of the story's next note reference: [^3] for a footnote, [^e3] for an endnote."""
+        if note_type == "footnote":
+            self.footnotes += 1
+            return f"[^{self.footnotes}]"
+        self.endnotes += 1
+        return f"[^e{self.endnotes}]"
+
 
 @dataclass(slots=True)
 class Piece:
