@@ -333,6 +333,9 @@ class Request:
     outcome: str = "pending"
     usage: dict[str, int] | None = None  # the input tokens it was told (input, cache writes, cache reads)
     done: threading.Event = field(default_factory=threading.Event, repr=False)
+    # set once a Silent, HeadersOnly or Pings answer has sent all it will (for Pings: its first two pings)
+    # and only holds the connection open
+    holding: threading.Event = field(default_factory=threading.Event, repr=False)
 
 
 class _Abort(Exception):
@@ -490,10 +493,10 @@ class _Handler(BaseHTTPRequestHandler):
                 request.outcome = "http_error"
                 self._send_error(step.status, step.error_type, step.message, step.headers)
             elif isinstance(step, Silent):
-                self._hold()
+                self._hold(request)
             elif isinstance(step, HeadersOnly):
                 self._sse_headers()
-                self._hold()
+                self._hold(request)
             elif isinstance(step, Pings):
                 self._pings(step, request)
             elif isinstance(cached := self._cache_split(request), str):
@@ -518,8 +521,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _hold(self) -> None:
+    def _hold(self, request: Request) -> None:
         """Say nothing more; end (as an abort) once the client hangs up or the server closes."""
+        self.wfile.flush()
+        request.holding.set()
         while not self.server.api._closing.wait(_POLL):
             if self._peer_closed():
                 raise _Abort
@@ -536,10 +541,14 @@ class _Handler(BaseHTTPRequestHandler):
         self._sse_headers()
         if step.start:
             self._event(*Reply([]).events(len(request.raw))[0])  # message_start
+        pings = 0
         while not self.server.api._closing.wait(step.interval):
             if self._peer_closed():
                 raise _Abort
             self._event("ping", {"type": "ping"})
+            pings += 1
+            if pings == 2:
+                request.holding.set()
         raise _Abort
 
     def _stream(self, step: Reply | StreamError | Drop, request: Request, cached: dict[str, int]) -> None:

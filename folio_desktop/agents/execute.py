@@ -14,7 +14,7 @@ from .bridges import decode_comment_id
 from .check_tool import check_document
 from .definitions import TOOL_NAMES
 from .paging import RESULT_BUDGET, clip
-from .parse import ToolInputError, parse_add_comment_input, parse_suggest_changes_input
+from .parse import ToolInputError, operation_batch, parse_add_comment_input, parse_suggest_changes_input
 from .read_tools import has as _has
 from .suggest_options import coerce_options
 from .tool_args import ToolError, refuse_unknown
@@ -87,11 +87,7 @@ def _apply(bridge, operations: list[dict], version: str | None, normalizations: 
             issues = [issue_for("documentVersionMismatch", op["id"], i, None) for i, op in enumerate(operations)]
             return _summary({"skipped": skipped, "issues": issues}, normalizations)
     _stamp_preconditions(operations, bridge)
-    batch: dict = {"version": 1, "operations": operations}
-    if bridge.document_operation_mode:
-        batch["mode"] = bridge.document_operation_mode
-    if version is not None:
-        batch["precondition"] = {"documentVersion": version}
+    batch = operation_batch(operations, bridge.document_operation_mode, version)
     return _summary(bridge.apply_document_operations(batch), normalizations)
 
 
@@ -165,7 +161,12 @@ def _read_page(args, bridge, options):
         raise ToolError(f"read_page's `page` ({page}) exceeds the document's page count ({total}).")
     text = bridge.get_page_text(page) or ""
     out = {"page": page, "totalPages": total} if isinstance(total, int) else {"page": page}
-    out["text"] = clip(text, RESULT_BUDGET)
+    return out | _clipped_text(text)
+
+
+def _clipped_text(text: str) -> dict:
+    """A page's or selection's text for the model: cut to the result budget, saying so when it was."""
+    out: dict = {"text": clip(text, RESULT_BUDGET)}
     if len(text) > RESULT_BUDGET:
         out.update(truncated=True, textLength=len(text))
     return out
@@ -176,11 +177,7 @@ def _read_selection(args, bridge, options):
         raise ToolError("This editor surface does not support read_selection (no live selection).")
     if isinstance(args, dict):
         refuse_unknown("read_selection", args, ())
-    text = bridge.get_selection_text() or ""
-    out = {"text": clip(text, RESULT_BUDGET)}
-    if len(text) > RESULT_BUDGET:
-        out.update(truncated=True, textLength=len(text))
-    return out
+    return _clipped_text(bridge.get_selection_text() or "")
 
 
 def _scroll_to_block(args, bridge, options):

@@ -27,13 +27,16 @@ class ParsedSuggestChanges:
     document_version: str | None = None
     normalizations: list[dict] = field(default_factory=list)
 
-    def batch(self, mode: str | None = None) -> dict:
-        out: dict = {"version": 1, "operations": self.operations}
-        if mode:
-            out["mode"] = mode
-        if self.document_version is not None:
-            out["precondition"] = {"documentVersion": self.document_version}
-        return out
+
+def operation_batch(operations: list[dict], mode: str | None = None, document_version: str | None = None) -> dict:
+    """The operation engine's batch for these operations: in `mode` when given (else the engine's
+    default), pinned to `document_version` when given."""
+    out: dict = {"version": 1, "operations": operations}
+    if mode:
+        out["mode"] = mode
+    if document_version is not None:
+        out["precondition"] = {"documentVersion": document_version}
+    return out
 
 
 def _maybe_json(value, opener: str):
@@ -177,7 +180,7 @@ def _check_text_fields(op: dict, i: int, budget: _Budget) -> None:
 
 def _contract_check(parsed: ParsedSuggestChanges) -> None:
     try:
-        parse_batch(parsed.batch())
+        parse_batch(operation_batch(parsed.operations, None, parsed.document_version))
     except InvalidDocumentOperationBatchError as exc:
         raise ToolInputError(f"{exc.path.removeprefix('$.')}: {exc.reason}.") from None
     except UnsupportedDocumentOperationVersionError as exc:

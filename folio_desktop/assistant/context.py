@@ -62,10 +62,6 @@ def budget_for(context_window: int, max_tokens: int) -> int:
     return max(1_000, int(context_window * (1 - SAFETY_MARGIN)) - max_tokens)
 
 
-def is_prompt_too_long(message: str) -> bool:
-    return "prompt is too long" in message.lower()
-
-
 def parse_too_long(message: str) -> tuple[int, int] | None:
     """(tokens sent, the maximum) from the API's "prompt is too long: N tokens > M maximum"."""
     found = _TOO_LONG.search(message)

@@ -81,9 +81,6 @@ class DocxReviewer:
         story = self.document.find_story(handle)
         return self.document.snapshot_story(story) if story is not None else None
 
-    def get_content(self):
-        return self.snapshot().blocks
-
     def get_content_as_text(self, annotated: bool = False) -> str:
         doc = self.document
         return views.content_as_text(doc, doc.snapshot(), doc.body, annotated=annotated)

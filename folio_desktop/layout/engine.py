@@ -383,11 +383,6 @@ class Paginator:
         with HTML paragraph auto spacing the larger of the two is the gap, not their sum."""
         return max(before - after, 0.0) if self.collapse_spacing else before
 
-    def _space_after(self, para: MeasuredParagraph, nxt: MeasuredParagraph | None) -> float:
-        if nxt is not None and para.contextual_key is not None and nxt.contextual_key == para.contextual_key:
-            return 0.0
-        return para.space_after
-
     def _place_element(self, element):
         if element.tag == T_TBL:
             yield from tables.place_table(self, element)

@@ -321,9 +321,9 @@ def test_stop_ends_the_turn_within_a_second_in_every_phase(api, phase):
 
     if phase in ("before_headers", "headers_no_events", "ping_only"):
         def when_waiting():
-            api.wait_for_request(2, timeout=10)
-            time.sleep(0.5)  # the server is holding the request (or pinging) by now
-            press_stop()
+            # Stop once the server has said all it will (nothing, the headers, a few pings) and holds on
+            if api.wait_for_request(2, timeout=10).holding.wait(10):
+                press_stop()
 
         threading.Thread(target=when_waiting, daemon=True).start()
     rec = Listener()

@@ -17,7 +17,6 @@ from folio_desktop.docx import DocxReviewer
 from folio_desktop.ui.desk.window import ReviewWindow
 
 NOTICED_MS = 6_000  # "within seconds": the watcher sees it at once, the stat fallback within 2 s
-QUIET_MS = 3_000  # longer than a poll and the settling of a save's events: time enough to say something
 
 
 def copy_pilot(tmp_path, name: str = PILOT.name) -> Path:
@@ -56,6 +55,14 @@ def bar_says(window, words: str) -> bool:
 def bar_hidden(window) -> bool:
     notice = window.files.disk.change_notice
     return notice is None or not notice.isVisible()
+
+
+def quiet_after_a_look(qtbot, window) -> bool:
+    """Whether the bar stays hidden once the watch has looked at the file as it is now (its next look,
+    woken by the file's events or by the poll, ends before waitSignal returns)."""
+    with qtbot.waitSignal(window.files.disk.watch.looked, timeout=NOTICED_MS):
+        pass
+    return bar_hidden(window)
 
 
 def test_a_change_in_place_is_told_within_seconds(qtbot, tmp_path):
@@ -118,8 +125,7 @@ def test_a_touch_and_the_same_bytes_written_again_say_nothing(qtbot, tmp_path):
     same = tmp_path / "same.tmp"
     same.write_bytes(document.read_bytes())
     os.replace(same, document)
-    qtbot.wait(QUIET_MS)
-    assert bar_hidden(window)
+    assert quiet_after_a_look(qtbot, window)
 
 
 def test_our_own_saves_say_nothing(qtbot, tmp_path):
@@ -127,13 +133,12 @@ def test_our_own_saves_say_nothing(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, document)
     edit(window)
     assert window.files.save_document()
-    qtbot.wait(QUIET_MS)
+    assert quiet_after_a_look(qtbot, window)
     edit_again = next(b for b in window.reviewer.snapshot().content_blocks if b.text)
     window.review_actions.insert_paragraph_after(edit_again.id, "A clause of our own.")
     renamed = tmp_path / "Renamed.docx"
     assert window.files.save_document(renamed)  # Save As: the new file is the one watched
-    qtbot.wait(QUIET_MS)
-    assert bar_hidden(window)
+    assert quiet_after_a_look(qtbot, window)
     assert window.files.disk.watch.path == str(renamed)
     renamed.write_bytes(other_version(renamed))  # and it is watched
     qtbot.waitUntil(lambda: bar_says(window, "Renamed.docx was changed on disk"), timeout=NOTICED_MS)
@@ -177,8 +182,7 @@ def test_reload_asks_over_unsaved_work_then_shows_the_disk_version(qtbot, tmp_pa
     assert [c.text for c in window.reviewer.get_comments()] == ["Changed by someone else."]
     assert window.reviewer.get_changes() == [] and bar_hidden(window)
     assert window.files.recovery.entries() == []  # the dropped work's recovery copy went with it
-    qtbot.wait(QUIET_MS)
-    assert bar_hidden(window)
+    assert quiet_after_a_look(qtbot, window)
 
 
 def test_reload_without_unsaved_work_does_not_ask(qtbot, tmp_path):
@@ -199,15 +203,13 @@ def test_keep_mine_dismisses_and_the_save_still_warns(qtbot, tmp_path, monkeypat
     qtbot.waitUntil(lambda: bar_says(window, "was changed on disk"), timeout=NOTICED_MS)
     window.files.disk.keep_button.click()
     assert bar_hidden(window) and window.modified
-    qtbot.wait(QUIET_MS)
-    assert bar_hidden(window)  # the same change is not told twice
+    assert quiet_after_a_look(qtbot, window)  # the same change is not told twice
     asked = []
     monkeypatch.setattr(window.files, "ask_save_conflict", lambda target: asked.append(target) or "overwrite")
     assert window.files.save_document()
     assert asked == [str(document)]
     assert DocxReviewer.open(document).get_comments() == []  # overwritten with mine, as chosen
-    qtbot.wait(QUIET_MS)
-    assert bar_hidden(window)
+    assert quiet_after_a_look(qtbot, window)
 
 
 @pytest.mark.parametrize(("name", "owner_file"), [("Pilot agreement.docx", "~$lot agreement.docx"),

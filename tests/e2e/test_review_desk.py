@@ -85,10 +85,16 @@ def key(qtbot, window, sequence: str) -> None:
     qtbot.keyClick(window, code, modifiers)
 
 
-def on_dialog(handle, timeout_ms: int = 5000) -> list:
+class DialogWatch(list):
+    """The dialogs on_dialog handled; `over` once it has stopped watching (one handled, or its time up)."""
+
+    over = False
+
+
+def on_dialog(handle, timeout_ms: int = 5000) -> DialogWatch:
     """Answer the next modal dialog with handle(dialog) once it shows (the code that opens it is
     blocked in exec()). Returns a list that holds the dialog once handled."""
-    seen: list = []
+    seen = DialogWatch()
     waited = [0]
 
     def poll():
@@ -100,9 +106,12 @@ def on_dialog(handle, timeout_ms: int = 5000) -> list:
             except Exception as exc:  # never leave a dialog open: the test would hang in its exec()
                 seen.append(exc)
                 dialog.reject()
+            seen.over = True
         elif waited[0] < timeout_ms:
             waited[0] += 20
             QTimer.singleShot(20, poll)
+        else:
+            seen.over = True
 
     QTimer.singleShot(0, poll)
     return seen
@@ -348,7 +357,9 @@ def test_edit_insert_delete_and_replace_are_tracked_under_the_lawyers_name(qtbot
     assert len(reviewer.get_changes()) == count
     opened = on_dialog(lambda dialog: dialog.reject(), timeout_ms=300)
     key(qtbot, window, "F2")
-    qtbot.wait(400)  # the dialog watcher's whole window: it must not outlive this test and answer the next one's
+    # a dialog F2 opened would block in exec() until the watcher answered it; the watcher must not
+    # outlive this test and answer the next one's
+    qtbot.waitUntil(lambda: opened.over, timeout=2_000)
     assert not opened
 
     # every edit is one undo step: four undos give back the original document

@@ -208,3 +208,75 @@ def test_no_module_is_over_700_lines():
     long = {str(path.relative_to(PACKAGE.parent)): n for path in PACKAGE.rglob("*.py")
             if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long
+
+
+def test_vulture_finds_no_dead_code():
+    # the names it cannot see used (Qt overrides, menu slots named in strings) are in pyproject's [tool.vulture]
+    if importlib.util.find_spec("vulture") is None:
+        pytest.fail("vulture is part of the dev extra; install with pip install -e '.[dev]'")
+    proc = subprocess.run([sys.executable, "-m", "vulture", "folio_desktop", "--min-confidence", "60"],
+                          cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert proc.returncode == 0 and not proc.stdout, proc.stdout[-3000:] + proc.stderr[-1000:]
+
+
+# What makes a test check something: an assert; pytest.raises / warns / deprecated_call; a waiting check of
+# pytest-qt (it fails when its condition or signal does not come); or a call of a checking helper, a function
+# defined in tests/*.py or in the test's own module whose name starts with assert_/check_/expect_ or whose
+# body checks something by this same rule (so a helper that calls a checking helper checks too).
+TESTS = ROOT / "tests"
+CHECKING_CALLS = {"raises", "warns", "deprecated_call", "waitUntil", "waitSignal", "waitSignals", "waitCallback",
+                  "assertNotEmitted"}
+CHECKING_PREFIXES = ("assert_", "check_", "expect_")
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _checks(function: ast.AST, helpers: set[str]) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assert):
+            return True
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name in CHECKING_CALLS or name in helpers:
+                return True
+    return False
+
+
+def _checking_helpers(trees: list[ast.Module]) -> set[str]:
+    functions = [n for tree in trees for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)
+                 and not n.name.startswith("test_")]
+    found = {f.name for f in functions if f.name.startswith(CHECKING_PREFIXES)}
+    while more := {f.name for f in functions if f.name not in found and _checks(f, found)}:
+        found |= more
+    return found
+
+
+def unchecked_tests(module: ast.Module, shared_helpers: set[str]) -> list[str]:
+    """The test functions of a module (at its top or in its classes) that check nothing."""
+    helpers = shared_helpers | _checking_helpers([module])
+    tests = [n for n in module.body if isinstance(n, _FUNCTIONS)]
+    tests += [m for c in module.body if isinstance(c, ast.ClassDef) for m in c.body if isinstance(m, _FUNCTIONS)]
+    return [t.name for t in tests if t.name.startswith("test_") and not _checks(t, helpers)]
+
+
+def test_every_test_checks_something():
+    shared = _checking_helpers([ast.parse(path.read_text()) for path in TESTS.glob("*.py")])
+    unchecked = [f"{path.relative_to(ROOT)}::{name}" for path in sorted(TESTS.rglob("test_*.py"))
+                 for name in unchecked_tests(ast.parse(path.read_text()), shared)]
+    assert not unchecked
+
+
+def test_the_unchecked_test_finder_tells_checks_from_calls():
+    module = ast.parse(
+        "def expect_ok(x): pass\n"
+        "def _verify(x):\n    assert x\n"
+        "def _via(x):\n    _verify(x)\n"
+        "def _runs(x):\n    return x\n"
+        "def test_assert(): assert 1\n"
+        "def test_raises():\n    with pytest.raises(ValueError): int('x')\n"
+        "def test_waits(qtbot): qtbot.waitUntil(lambda: True)\n"
+        "def test_named_helper(): expect_ok(1)\n"
+        "def test_helper_two_deep(): _via(1)\n"
+        "def test_runs_only(): _runs(1)\n"
+        "class TestGroup:\n    def test_nothing(self): print('hi')\n")
+    assert unchecked_tests(module, set()) == ["test_runs_only", "test_nothing"]
+    assert unchecked_tests(module, {"_runs"}) == ["test_nothing"]

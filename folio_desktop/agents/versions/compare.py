@@ -89,26 +89,26 @@ class Budget:
     cells: int = LCS_CELL_BUDGET
 
 
-def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest subsequence of (base, revised) pairs, sorted by base index, increasing in revised."""
-    pairs = sorted(pairs)
+def _longest_increasing(pairs) -> list[tuple[int, int]]:
+    """The longest subsequence of (i, j) pairs, taken in the order given, whose j strictly increase
+    (patience sorting; each pile's top links back to the one before it, so only the links still
+    reachable from a pile stay in memory)."""
     tails: list[int] = []
-    ends: list[int] = []
-    back: list[int] = []
-    for n, (_, r) in enumerate(pairs):
-        k = bisect_left(tails, r)
-        back.append(ends[k - 1] if k else -1)
+    nodes: list[tuple] = []
+    for i, j in pairs:
+        k = bisect_left(tails, j)
+        node = (i, j, nodes[k - 1] if k else None)
         if k == len(tails):
-            tails.append(r)
-            ends.append(n)
+            tails.append(j)
+            nodes.append(node)
         else:
-            tails[k] = r
-            ends[k] = n
+            tails[k] = j
+            nodes[k] = node
     out = []
-    n = ends[-1] if ends else -1
-    while n >= 0:
-        out.append(pairs[n])
-        n = back[n]
+    node = nodes[-1] if nodes else None
+    while node is not None:
+        out.append((node[0], node[1]))
+        node = node[2]
     return out[::-1]
 
 
@@ -135,28 +135,12 @@ def same_text(a, b) -> bool:
 
 
 def lcs_pairs(a: list, b: list) -> list[tuple[int, int]]:
-    """Index pairs of one longest common subsequence (Hunt-Szymanski: fast when matches are rare)."""
+    """Index pairs of one longest common subsequence (Hunt-Szymanski: fast when matches are rare):
+    every match, by a's index and then b's from the last, so one index of a takes one j at most."""
     where: dict = {}
     for j, x in enumerate(b):
         where.setdefault(x, []).append(j)
-    tails: list[int] = []
-    nodes: list[tuple] = []
-    for i, x in enumerate(a):
-        for j in reversed(where.get(x, ())):
-            k = bisect_left(tails, j)
-            node = (i, j, nodes[k - 1] if k else None)
-            if k == len(tails):
-                tails.append(j)
-                nodes.append(node)
-            else:
-                tails[k] = j
-                nodes[k] = node
-    out = []
-    node = nodes[-1] if nodes else None
-    while node is not None:
-        out.append((node[0], node[1]))
-        node = node[2]
-    return out[::-1]
+    return _longest_increasing((i, j) for i, x in enumerate(a) for j in reversed(where.get(x, ())))
 
 
 def _budgeted_lcs(a: list[str], b: list[str], budget: Budget) -> list[tuple[int, int]]:
@@ -170,7 +154,7 @@ def _budgeted_lcs(a: list[str], b: list[str], budget: Budget) -> list[tuple[int,
         return lcs_pairs(a, b)
     count_a, count_b = Counter(a), Counter(b)
     only_b = {t: j for j, t in enumerate(b) if count_b[t] == 1}
-    unique = _lis([(i, only_b[t]) for i, t in enumerate(a) if count_a[t] == 1 and t in only_b])
+    unique = _longest_increasing((i, only_b[t]) for i, t in enumerate(a) if count_a[t] == 1 and t in only_b)
     out: list[tuple[int, int]] = []
     prev_i = prev_j = -1
     for i, j in unique + [(len(a), len(b))]:
@@ -196,13 +180,13 @@ def align(base: list, revised: list, budget: Budget) -> list[tuple]:
     where they sat (spec §9.1 passes 1-3)."""
     rev_ids = {b.id: j for j, b in enumerate(revised) if _stable_id(b)}
     stable = [(i, rev_ids[b.id]) for i, b in enumerate(base) if _stable_id(b) and b.id in rev_ids]
-    anchors = _lis(stable)
+    anchors = _longest_increasing(stable)
     left_b = sorted(set(range(len(base))) - {i for i, _ in anchors})
     left_r = sorted(set(range(len(revised))) - {j for _, j in anchors})
     if left_b and left_r:
         found = _budgeted_lcs([match_text(base[i]) for i in left_b], [match_text(revised[j]) for j in left_r],
                               budget)
-        anchors = _lis(anchors + [(left_b[x], left_r[y]) for x, y in found])
+        anchors = _longest_increasing(sorted(anchors + [(left_b[x], left_r[y]) for x, y in found]))
     entries: list[tuple] = []
     prev_b = prev_r = -1
     for bi, ri in anchors + [(len(base), len(revised))]:

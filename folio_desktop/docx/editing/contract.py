@@ -81,8 +81,6 @@ PROPERTY_HOLDERS = ("properties", "firstParagraphProperties", "secondParagraphPr
 PARAGRAPH_PROPERTY_KEYS = ("styleId", "listLevel", "alignment", "spacing", "outlineLevel", "numbering", "indentation")
 ALIGNMENTS = ("left", "center", "right", "both", "start", "end", "distribute", "mediumKashida", "highKashida",
               "lowKashida", "thaiDistribute", "numTab", "justify")
-TEXT_CAP = 100_000
-MAX_CELL_TEXTS = 256
 _HASH = re.compile(r"^h[0-9a-z]+$")
 _COLOR = re.compile(r"^#?[0-9A-Fa-f]{6}$")
 MAX_SAFE_INTEGER = 2**53 - 1

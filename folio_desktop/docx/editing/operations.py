@@ -82,7 +82,6 @@ IMPLEMENTATIONS = {
     "mergeTableCells": op_tables.merge_table_cells,
     "splitTableCell": op_tables.split_table_cell,
 }
-TEXT_CHANGING = ("replaceInBlock", "replaceRange", "replaceBlock", "splitBlock")
 ANNOTATIONS = ("commentOnRange", "commentOnBlock")
 BLOCK_CLAIMS = ("deleteBlock", "replaceBlock", "splitBlock")
 INSERTS = ("insertAfterBlock", "insertBeforeBlock", "insertTable", "insertSignatureTable")
@@ -351,10 +350,6 @@ class OperationEngine:
             self.comment_ids["ids"].update(revision_ids)
         if "paras" in self.comment_ids:
             self.comment_ids["paras"].update(para_ids)
-
-    def forget_history(self) -> None:
-        """Let go of every batch's undo state (undo_document_operations then knows no handle)."""
-        self._undo.clear()
 
     def _take_back(self, record: EditRecord, version: int) -> None:
         """Put back a batch that is not kept (rejected, previewed): the same elements, as they were;

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 
 from lxml import etree
 
-from ..model.textkit import index_to_utf16
 from ..package.ooxml import W_NS, W_PPR, W_RPR
 from ..reading import inline
 from ..reading.inline import BREAK, COMMENT_END, COMMENT_START, NOTE, PAGE_BREAK, TAB, TEXT, StoryState
@@ -294,9 +293,6 @@ class ParagraphView:
         run = _carrier(seg)
         parent = run.getparent()
         return parent, parent.index(run) + 1
-
-    def utf16(self, index: int) -> int:
-        return index_to_utf16(self.text, index)
 
 
 class JoinedView(ParagraphView):

@@ -40,7 +40,6 @@ class AbstractNum:
     abstract_id: str
     levels: dict[int, Level] = field(default_factory=dict)
     num_style_link: str | None = None
-    style_link: str | None = None
 
 
 @dataclass
@@ -125,9 +124,6 @@ class Numbering:
             link = el.find(w("numStyleLink"))
             if link is not None:
                 absn.num_style_link = link.get(W_VAL)
-            link = el.find(w("styleLink"))
-            if link is not None:
-                absn.style_link = link.get(W_VAL)
             self.abstracts.setdefault(aid, absn)
         for el in root.iterchildren(w("num")):
             nid = el.get(w("numId"))

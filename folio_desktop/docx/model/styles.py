@@ -157,7 +157,7 @@ class HiddenStyles(frozenset):
     when nothing closer says otherwise: a paragraph style (through basedOn) or the document defaults.
     Word hides such text; so do the accepted view, the model's reads and the pages."""
 
-    runs_hidden = False  # (a class attribute: run_is_hidden reads it for every run)
+    runs_hidden = False  # (a class attribute: inline._hidden reads it for every run)
 
     def __new__(cls, characters=(), paragraphs=(), default_style: str | None = None, by_default: bool = False):
         self = super().__new__(cls, characters)

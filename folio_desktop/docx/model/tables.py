@@ -21,9 +21,6 @@ T_TBLPR = _W + "tblPr"
 _LOOK_BITS = {"firstRow": 0x0020, "lastRow": 0x0040, "firstColumn": 0x0080, "lastColumn": 0x0100,
               "noHBand": 0x0200, "noVBand": 0x0400}
 DEFAULT_LOOK = 0x04A0
-# conditional formats, lowest precedence first (whole table, bands, columns, rows, corners)
-CONDITION_ORDER = ("wholeTable", "band1Vert", "band2Vert", "band1Horz", "band2Horz", "lastCol", "firstCol",
-                   "lastRow", "firstRow", "neCell", "nwCell", "seCell", "swCell")
 
 
 def table_rows(tbl):

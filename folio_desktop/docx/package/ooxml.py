@@ -31,13 +31,7 @@ W_RPR = w("rPr")
 W_TBL = w("tbl")
 W_TR = w("tr")
 W_TC = w("tc")
-W_SDT = w("sdt")
-W_SDT_CONTENT = w("sdtContent")
 W_BODY = w("body")
-W_INS = w("ins")
-W_DEL = w("del")
-W_MOVE_FROM = w("moveFrom")
-W_MOVE_TO = w("moveTo")
 
 
 def first_child(el, tag: str):

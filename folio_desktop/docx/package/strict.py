@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-_OOXML = b"http://purl.oclc.org/ooxml/"
 # (Strict, transitional): the specific relationship types first, where the names differ beyond the prefix
 _NAMES = (
     (b"http://purl.oclc.org/ooxml/officeDocument/relationships/extendedProperties",
@@ -31,11 +30,6 @@ _NAMES = (
     (b"http://purl.oclc.org/ooxml/presentationml/main", b"http://schemas.openxmlformats.org/presentationml/2006/main"),
 )
 _CONFORMANCE = re.compile(rb'(\bw?:?conformance=")strict(")')
-
-
-def is_strict(data: bytes) -> bool:
-    """Whether an XML part names a Strict namespace (or relationship type)."""
-    return _OOXML in data
 
 
 def to_transitional(data: bytes) -> bytes:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from ..model.styles import HiddenStyles
-from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, first_child, on_off
+from ..package.ooxml import MC_ALTERNATE, MC_CHOICE, MC_FALLBACK, W_NS, W_VAL, on_off
 
 # piece kinds (OBJECT: a drawing; it has no text in any view, only a size for the layout)
 TEXT, TAB, BREAK, PAGE_BREAK, NOTE, COMMENT_START, COMMENT_END, OBJECT = range(8)
@@ -84,6 +84,14 @@ class StoryState:
     def in_field_code(self) -> bool:
         return False in self.fields  # (some open field is still in its instruction part)
 
+    def note_marker(self, note_type: str) -> str:
+        """The marker of the story's next note reference: [^3] for a footnote, [^e3] for an endnote."""
+        if note_type == "footnote":
+            self.footnotes += 1
+            return f"[^{self.footnotes}]"
+        self.endnotes += 1
+        return f"[^e{self.endnotes}]"
+
 
 @dataclass(slots=True)
 class Piece:
@@ -95,10 +103,6 @@ class Piece:
     hidden: bool = False
     extra: str | None = None  # comment id, break clear value, or note type
     node: etree._Element | None = None  # the w:t / w:tab / w:br / note reference element itself
-
-
-def run_is_hidden(run: etree._Element, hidden_styles) -> bool:
-    return _hidden(first_child(run, T_RPR), hidden_styles)
 
 
 def _hidden(rpr: etree._Element | None, hidden_styles) -> bool:

@@ -285,12 +285,7 @@ class _Walker:
             elif piece.dele is not None or piece.hidden:
                 continue
             elif kind == NOTE:
-                if piece.extra == "footnote":
-                    state.footnotes += 1
-                    s = f"[^{state.footnotes}]"
-                else:
-                    state.endnotes += 1
-                    s = f"[^e{state.endnotes}]"
+                s = state.note_marker(piece.extra)
                 boundaries.append({"type": "noteReference", "noteType": piece.extra,
                                    "offset": _utf16_length(parts), "length": len(s)})
             elif kind == PAGE_BREAK:

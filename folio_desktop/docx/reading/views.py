@@ -97,12 +97,7 @@ def annotated_texts(doc: Document, snapshot: Snapshot, container) -> dict[str, s
             if kind in (TEXT, TAB, BREAK):
                 s = piece.text
             elif kind == NOTE and piece.dele is None:
-                if piece.extra == "footnote":
-                    state.footnotes += 1
-                    s = f"[^{state.footnotes}]"
-                else:
-                    state.endnotes += 1
-                    s = f"[^e{state.endnotes}]"
+                s = state.note_marker(piece.extra)
             else:
                 continue
             ins = piece.ins.get(_W + "author", "") if piece.ins is not None else None

@@ -631,7 +631,7 @@ class ChatPanel(QWidget):
         label = _label(text, "fault", Qt.RichText)
         label.setProperty("kind", kind)
         label.linkActivated.connect(lambda href: self.settingsRequested.emit() if href == "settings" else None)
-        self._add(TranscriptEntry("fault", message, error_kind=kind), label)
+        self._add(TranscriptEntry("fault", message), label)
 
     def _clear(self) -> None:
         self._render_timer.stop()

@@ -3,7 +3,6 @@ receipt can show, and the Markdown export. No widgets: the chat panel shows it, 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +19,6 @@ class TranscriptEntry:
     call_id: str = ""
     args: dict = field(default_factory=dict)
     envelope: dict | None = None  # None while the tool runs
-    error_kind: str = ""  # fault: AssistantError.kind
     kept: bool = True  # assistant text: False when the reply was cut off and dropped from the conversation
     # tool: how its blocks and comments read when it finished ("6.1", or a block's first words; a
     # comment's (author, place)), so the chip keeps naming them after later edits
@@ -35,26 +33,6 @@ class TranscriptEntry:
         if self.envelope.get("ok"):
             return "ok"
         return "stopped" if "stopped the turn" in str(self.envelope.get("error", "")) else "error"
-
-
-def short_args(name: str, args) -> str:
-    """A few words that tell one call of a tool from another: the query, the block, the count."""
-    if not isinstance(args, dict) or not args:
-        return ""
-    if isinstance(args.get("query"), str):
-        return f"“{clip(args['query'], ARG_CHARS)}”"
-    if isinstance(args.get("operations"), list):
-        n = len(args["operations"])
-        return f"{n} operation{'s' if n != 1 else ''}"
-    handle = args.get("handle")
-    if isinstance(handle, dict):
-        return clip(str(handle.get("headingBlockId") or handle.get("relationshipId") or handle.get("noteId")
-                        or handle.get("type", "")), ARG_CHARS)
-    for key, label in (("blockId", "block "), ("page", "page "), ("commentId", "comment ")):
-        if key in args:
-            return clip(f"{label}{args[key]}", ARG_CHARS)
-    parts = [f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in list(args.items())[:2]]
-    return clip(", ".join(parts), ARG_CHARS)
 
 
 # -- plain words --------------------------------------------------------------------------------------------
@@ -199,11 +177,6 @@ def describe(entry: TranscriptEntry) -> str:
         shown = result.get("shown", result.get("scrolled"))
         return (f"Showed you {place}" if place else "Showed you a place") if shown else "That place is gone"
     return "Done"
-
-
-def result_summary(entry: TranscriptEntry) -> str:
-    """What a finished call did, in a few words (the chip's header)."""
-    return describe(entry)
 
 
 def block_ids_of(entry: TranscriptEntry) -> list[str]:

@@ -390,33 +390,28 @@ class DocumentFiles:
 
     def ask_save_conflict(self, target: str) -> str:
         """The file changed on disk since it was opened: SAVE_AS, OVERWRITE or CANCEL."""
-        box = QMessageBox(QMessageBox.Warning, APP_NAME,
-                          f"{Path(target).name} was changed by another program after you opened it here.",
-                          QMessageBox.NoButton, self.window)
-        box.setInformativeText("Save your version under a new name, or replace the file on disk with your "
-                               "version (the other program's changes are then lost).")
+        return self._ask_save_over(f"{Path(target).name} was changed by another program after you opened it here.",
+                                   "Save your version under a new name, or replace the file on disk with your "
+                                   "version (the other program's changes are then lost).", "&Overwrite")
+
+    def ask_save_missing(self, target: str) -> str:
+        """The file was moved or deleted since it was opened: SAVE_AS, OVERWRITE (save it there
+        again) or CANCEL."""
+        return self._ask_save_over(f"{Path(target).name} was moved or deleted after you opened it here.",
+                                   f"Save your version under a name you choose, or save it again as {target}.",
+                                   "Save It &There Again")
+
+    def _ask_save_over(self, text: str, informative: str, overwrite_label: str) -> str:
+        """Save As (the default), write over the file anyway, or Cancel: SAVE_AS, OVERWRITE or CANCEL."""
+        box = QMessageBox(QMessageBox.Warning, APP_NAME, text, QMessageBox.NoButton, self.window)
+        box.setInformativeText(informative)
         save_as = box.addButton("Save &As…", QMessageBox.AcceptRole)
-        overwrite = box.addButton("&Overwrite", QMessageBox.DestructiveRole)
+        overwrite = box.addButton(overwrite_label, QMessageBox.DestructiveRole)
         box.addButton(QMessageBox.Cancel)
         box.setDefaultButton(save_as)
         box.exec()
         clicked = box.clickedButton()
         return SAVE_AS if clicked is save_as else OVERWRITE if clicked is overwrite else CANCEL
-
-    def ask_save_missing(self, target: str) -> str:
-        """The file was moved or deleted since it was opened: SAVE_AS, OVERWRITE (save it there
-        again) or CANCEL."""
-        box = QMessageBox(QMessageBox.Warning, APP_NAME,
-                          f"{Path(target).name} was moved or deleted after you opened it here.",
-                          QMessageBox.NoButton, self.window)
-        box.setInformativeText(f"Save your version under a name you choose, or save it again as {target}.")
-        save_as = box.addButton("Save &As…", QMessageBox.AcceptRole)
-        again = box.addButton("Save It &There Again", QMessageBox.DestructiveRole)
-        box.addButton(QMessageBox.Cancel)
-        box.setDefaultButton(save_as)
-        box.exec()
-        clicked = box.clickedButton()
-        return SAVE_AS if clicked is save_as else OVERWRITE if clicked is again else CANCEL
 
     def _ask_save_path(self, title: str, suggested: str, filters: str) -> str | None:
         chosen, _ = QFileDialog.getSaveFileName(self.window, title, suggested, filters)

@@ -180,10 +180,6 @@ class Autosaver(QObject):
     def interval_ms(self) -> int:
         return self._timer.interval()
 
-    def set_interval(self, interval_ms: int) -> None:
-        self._timer.setInterval(interval_ms)
-        self._soon.setInterval(min(self._soon.interval(), interval_ms))
-
     def changed(self) -> None:
         """The document changed: write a copy soon (once, however many changes come meanwhile)."""
         self._soon.start()

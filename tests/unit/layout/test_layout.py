@@ -205,15 +205,18 @@ def test_a_footnote_shows_its_own_number_and_is_measured_with_it(layout_of):
     assert numbers == sorted(numbers) and len(numbers) >= 20
 
 
-def test_keep_with_next_headings(layout_of):
-    rev, lay = layout_of("contract_ilpa_model_lpa_whole_of_fund_75p.docx")
+@pytest.mark.parametrize("name", ["wgig_background_report_78p_footnotes.docx",
+                                  "contract_nvca_stock_purchase_agreement_27p.docx"])
+def test_keep_with_next_headings(layout_of, name):
+    # headings whose style keeps them with the next paragraph: each shares a page with that paragraph's first line
+    rev, lay = layout_of(name)
     blocks = rev.snapshot().content_blocks
-    for i, block in enumerate(blocks[:-1]):
-        if block.kind == "heading" and block.table is None and blocks[i + 1].table is None:
-            fmt_keep = lay.fragments_of(block.id)
-            if fmt_keep and fmt_keep[0][1].para.keep_next:
-                assert lay.page_of(block.id) == lay.page_of(blocks[i + 1].id, 0) or \
-                    lay.page_of(block.id) + 1 == lay.page_of(blocks[i + 1].id, 0)
+    kept = [(block, after) for block, after in zip(blocks, blocks[1:])
+            if block.kind == "heading" and block.table is None and after.table is None
+            and (frags := lay.fragments_of(block.id)) and frags[-1][1].para.keep_next]
+    assert len(kept) >= 10, "the document's headings carry keep-with-next"
+    apart = [block.id for block, after in kept if lay.fragments_of(block.id)[-1][0] != lay.page_of(after.id, 0)]
+    assert not apart
 
 
 def test_redlines_are_laid_out_in_markup_view(layout_of):

@@ -99,36 +99,43 @@ def closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
+def until(condition, timeout: float = 5.0) -> float:
+    """Seconds until condition() held, polled every 10 ms; fails the test past the timeout."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < timeout, f"not so after {timeout} s"
+        time.sleep(0.01)
+    return time.monotonic() - start
+
+
 def test_unfinished_requests_are_closed_after_the_deadline_and_the_oldest_when_too_many_wait(serve, monkeypatch):
     monkeypatch.setattr(http_guard, "HEADER_TIMEOUT_S", 1.0)
     monkeypatch.setattr(http_guard, "MAX_WAITING", 4)
     server = serve()
     first = [unfinished(server.port) for _ in range(2)]
-    time.sleep(0.3)
+    until(lambda: len(server._waiting) == 2)  # the guard counts them as waiting, oldest first
+    entered = time.monotonic()
     later = [unfinished(server.port) for _ in range(4)]  # six waiting, four allowed: the first two go
-    time.sleep(0.3)
-    assert all(closed_by_server(s) for s in first) and not any(closed_by_server(s) for s in later)
+    until(lambda: all(closed_by_server(s) for s in first))
+    assert len(server._waiting) == 4 and not any(closed_by_server(s) for s in later)
     with httpx2.Client() as http:  # a client that sends its request at once is served meanwhile
         open_session(http, server.url, "claude-code")
-    time.sleep(1.0)
-    assert all(closed_by_server(s) for s in later)  # past the deadline
+    until(lambda: all(closed_by_server(s) for s in later))
+    assert time.monotonic() - entered >= 1.0  # at the deadline, not before
 
     # a kept-alive connection owes the deadline again for its next request
     sock = socket.create_connection(("127.0.0.1", server.port))
     sock.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # no token: 401, kept alive
     assert sock.recv(4096).startswith(b"HTTP/1.1 401")
     sock.sendall(b"GET /mcp HTTP/1.1\r\n")
-    time.sleep(0.5)
-    assert not closed_by_server(sock)
-    time.sleep(1.0)
-    assert closed_by_server(sock)
+    # the clock starts when the 401 is complete, moments before this socket has read it
+    assert until(lambda: closed_by_server(sock)) > 0.8
 
     # a body trickled in after the refusal does not keep the connection
     sock = socket.create_connection(("127.0.0.1", server.port))
     sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
     assert sock.recv(4096).startswith(b"HTTP/1.1 401")
-    time.sleep(0.2)
-    assert closed_by_server(sock)
+    assert until(lambda: closed_by_server(sock)) < 0.8  # at once, not at the header deadline
 
 
 def test_sessions_are_capped_per_client_and_in_all_the_least_used_ending_first(serve, monkeypatch):
@@ -171,7 +178,9 @@ def test_a_client_holding_a_stream_open_keeps_its_session_while_idle_ones_end(se
 
     async def scenario():
         async with client_session(server.url, TOKEN, "claude-code") as busy:  # its event stream stays open
-            await anyio.sleep(0.3)
+            with anyio.fail_after(5):  # until the guard sees that stream in flight
+                while not any(s.in_flight for s in list(server.sessions._sessions.values())):
+                    await anyio.sleep(0.01)
             async with httpx2.AsyncClient() as http:
                 for _ in range(3):
                     answer = await http.post(server.url, json=hello("claude-code"), headers=HEADERS)
@@ -186,12 +195,9 @@ def test_idle_sessions_expire(serve, monkeypatch):
     with httpx2.Client() as http:
         session = open_session(http, server.url, "claude-code")
         assert alive(http, server.url, session)
-        time.sleep(1.2)
+        # the guard counts it out once idle past the limit (without a request, which would use it)
+        assert until(lambda: server.sessions.count() == 0) > 0.4
         assert not alive(http, server.url, session)
-    deadline = time.monotonic() + 2  # the guard forgets it once the answer is sent, moments later
-    while server.sessions.count() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert server.sessions.count() == 0
 
 
 def test_stopping_returns_at_once_with_a_call_in_flight_and_the_port_is_free_again(serve):

@@ -6,7 +6,6 @@ import copy
 
 from lxml import etree
 
-from ...model.textkit import utf16_to_index
 from ...package.ooxml import W14_PARA_ID, W14_TEXT_ID, W_NS, W_PPR, W_RPR
 from ...reading.accepted import mark_deleted
 from ..paragraph_edit import EditError, expand_simple_fields, make_runs, set_rpr_child
@@ -311,13 +310,6 @@ def _join_into_first(p: etree._Element, nxt: etree._Element) -> None:
     for child in [c for c in nxt if c.tag != W_PPR]:
         p.append(child)
     nxt.getparent().remove(nxt)
-
-
-def offset_index(text: str, offset16: int) -> int:
-    index = utf16_to_index(text, offset16)
-    if index is None:
-        raise EditError("splitsCharacter", f"offset {offset16} falls inside a single character")
-    return index
 
 
 __all__ = ["insert_block", "delete_block", "split_block", "merge_block", "W14_PARA_ID", "W14_TEXT_ID"]

@@ -200,7 +200,7 @@ def _text_width(ctx: OpContext) -> int:
     return max(width - margins, 1440)
 
 
-def _build_table(ctx: OpContext, rows: list[list[str]], bold_first=False) -> etree._Element:
+def _build_table(ctx: OpContext, rows: list[list[str]]) -> etree._Element:
     cols = len(rows[0])
     col_w = str(_text_width(ctx) // cols)
     tbl = etree.Element(T_TBL)

@@ -32,7 +32,7 @@ class AuthorPrompt(QDialog):
         hint.setEnabled(False)
         self.buttons = QDialogButtonBox()
         self.use_button = self.buttons.addButton("&Use This Name", QDialogButtonBox.AcceptRole)
-        self.later_button = self.buttons.addButton("&Later", QDialogButtonBox.RejectRole)
+        self.buttons.addButton("&Later", QDialogButtonBox.RejectRole)
         self.use_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

@@ -316,5 +316,12 @@ def test_equations_are_refused_not_crashed():
     rev = open_doc(CORPUS / "powertools_HC031_complicated_document.docx")
     math = rev.snapshot().block("19FDC404")
     assert math is not None
-    res = run(rev, {"type": "deleteBlock", "blockId": math.id})
-    assert [s["reason"] for s in res["skipped"]] in ([], ["unsupportedBlock"])
+    before = rev.to_bytes()
+    for edit in ({"type": "deleteBlock", "blockId": math.id},
+                 {"type": "replaceInBlock", "blockId": math.id, "find": "k=0", "replace": "k=1"}):
+        res = run(rev, edit)
+        only_skip(res, "unsupportedBlock")
+        assert "equation" in res["skipped"][0]["message"] and res["applied"] == []
+    # neither the open document nor its saved bytes changed
+    assert rev.snapshot().block(math.id).text == math.text
+    unchanged(rev, before)

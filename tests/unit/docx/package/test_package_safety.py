@@ -40,23 +40,16 @@ def _valid_entries() -> dict[str, bytes]:
 def test_bad_corpus_is_refused_specifically_and_fast(path):
     data = path.read_bytes()
     start = time.monotonic()
-    try:
-        rev = DocxReviewer.from_bytes(data)
-    except DocxError as exc:
-        elapsed = time.monotonic() - start
-        assert type(exc) is not DocxError, "a specific subclass is expected"
-        assert len(str(exc)) > 20 and "Traceback" not in str(exc)
-        if path.name in ENCRYPTED:
-            assert isinstance(exc, EncryptedDocxError)
-            assert "password" in str(exc)
-        else:
-            assert isinstance(exc, (CorruptDocxError, NotADocxError))
+    with pytest.raises(DocxError) as info:
+        DocxReviewer.from_bytes(data)
+    assert time.monotonic() - start < 5.0
+    exc = info.value
+    assert len(str(exc)) > 20 and "Traceback" not in str(exc)
+    # every file there is either password-protected or a fuzzed, broken package
+    if path.name in ENCRYPTED:
+        assert type(exc) is EncryptedDocxError and "password" in str(exc)
     else:
-        # a corrupt package whose body is still readable may be read
-        elapsed = time.monotonic() - start
-        assert path.name not in ENCRYPTED
-        assert rev.snapshot().blocks is not None
-    assert elapsed < 5.0
+        assert type(exc) is CorruptDocxError
 
 
 def test_legacy_doc_and_other_files_are_not_docx():
@@ -180,15 +173,17 @@ def test_limits_on_entry_count_and_part_size(monkeypatch):
         DocxReviewer.from_bytes(data)
 
 
-def test_deeply_nested_xml_does_not_crash():
-    body = "<w:tbl><w:tr><w:tc>" * 300 + p("deep") + "</w:tc></w:tr></w:tbl>" * 300
-    data = build_docx(body)
-    try:
-        rev = DocxReviewer.from_bytes(data)
-    except DocxError as exc:
-        assert isinstance(exc, (CorruptDocxError, DocxTooLargeError))
-    else:
-        assert any(b.kind == "diagnostic" for b in rev.snapshot().blocks) or rev.snapshot().blocks
+def _nested_tables(depth: int) -> bytes:
+    return build_docx("<w:tbl><w:tr><w:tc>" * depth + p("deep") + "</w:tc></w:tr></w:tbl>" * depth)
+
+
+def test_deeply_nested_xml_is_refused_by_the_parser_and_moderate_nesting_is_read():
+    # 300 tables deep passes the XML parser's depth limit: refused as a corrupt part, not a crash
+    with pytest.raises(CorruptDocxError, match="depth") as info:
+        DocxReviewer.from_bytes(_nested_tables(300))
+    assert info.value.part == "word/document.xml"
+    # 60 deep is odd but legal: its innermost text is read
+    assert "deep" in DocxReviewer.from_bytes(_nested_tables(60)).get_content_as_text()
 
 
 def test_random_byte_flips_never_escape_as_other_exceptions():
@@ -196,12 +191,17 @@ def test_random_byte_flips_never_escape_as_other_exceptions():
 
     data = (CORPUS / "pandoc_comments_with_reply.docx").read_bytes()
     rng = random.Random(1234)
+    read = refused = 0
     for _ in range(150):
         try:
             rev = DocxReviewer.from_bytes(flip_bytes(data, rng, 20))
-            rev.get_comments()
-        except DocxError:
-            pass
+            assert isinstance(rev.get_comments(), list)
+            read += 1
+        except DocxError as exc:  # anything else escapes and fails the test
+            assert type(exc) in (CorruptDocxError, DocxTooLargeError), type(exc)
+            refused += 1
+    # the flips reach both ways out: some damage is survivable, most is refused
+    assert read and refused
 
 
 def test_from_bytes_rejects_non_bytes():

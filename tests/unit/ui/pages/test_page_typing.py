@@ -7,6 +7,8 @@ in python-docx, and rejecting everything must give back the original text.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from conftest import CORPUS
 from PySide6.QtCore import QMimeData, Qt
@@ -159,12 +161,15 @@ def test_a_burst_of_typing_is_one_undo_step(qtbot, window, monkeypatch):
     click_at(qtbot, view, PURPOSE, 3)
     keys(qtbot, view, "cd")
     key(qtbot, view, Qt.Key_Backspace)
+    keys(qtbot, view, "e")
     for module in (review_actions, page_editing):
         monkeypatch.setattr(module, "BURST_PAUSE_S", 0.05)
-    qtbot.wait(120)
-    keys(qtbot, view, "e")
-    assert steps(window) == ["Typing", "Typing", "Delete", "Typing"]
-    assert text_of(window, PURPOSE).startswith("“Pucer")
+    stack = window.review_actions.undo_stack
+    burst = stack.command(stack.index() - 1)
+    qtbot.waitUntil(lambda: time.monotonic() - burst.last > review_actions.BURST_PAUSE_S, timeout=2_000)
+    keys(qtbot, view, "f")  # the same kind of key in the same paragraph, after the pause: a step of its own
+    assert steps(window) == ["Typing", "Typing", "Delete", "Typing", "Typing"]
+    assert text_of(window, PURPOSE).startswith("“Pucefr")
 
 
 # -- Enter, Shift+Enter, Tab ----------------------------------------------------------------------------
