@@ -484,3 +484,35 @@ def test_undo_handles_count_up_from_one():
         {"type": "replaceInBlock", "blockId": b.id, "find": unique_word(b), "replace": "X"}))["undoHandle"]["id"]
         for b in long[:3]]
     assert handles == ["headless-1", "headless-2", "headless-3"]
+
+
+# -- what the engine reports ------------------------------------------------------------------------------------
+
+
+def test_a_batch_pinned_to_another_version_skips_every_new_operation_in_a_full_envelope():
+    from folio_desktop.docx.editing.skips import issue_for
+
+    rev, long = pilot()
+    a = long[0]
+    done = {"id": "done-1", "type": "replaceInBlock", "blockId": a.id, "find": unique_word(a), "replace": "X"}
+    rev.apply_document_operations(batch(done))
+    before = open_state(rev)
+    token = rev.document_version()
+    new = {"id": "new-1", "type": "insertAfterBlock", "blockId": a.id, "text": "Late."}
+    res = rev.apply_document_operations(batch(done, new, precondition={"documentVersion": "v0"}))
+    message = f"the document is at version {token}, not v0"
+    assert res == {"version": 1, "status": "committed", "applied": [],
+                   "skipped": [{"id": "new-1", "reason": "documentVersionMismatch", "message": message}],
+                   "issues": [issue_for("documentVersionMismatch", "new-1", 1, message)],
+                   "receipts": [], "undoHandle": None}
+    assert open_state(rev) == before
+
+
+def test_a_reply_tells_the_listeners_the_versions_before_and_after_it():
+    rev, long = pilot()
+    cid = rev.add_comment(long[0].id, "Is this right?")
+    heard = []
+    rev.engine.listeners.append(lambda record, before, after: heard.append((before, after)))
+    version = rev.document.version
+    rev.reply_to(cid, "Yes.")
+    assert heard == [(version, rev.document.version)] and rev.document.version > version
