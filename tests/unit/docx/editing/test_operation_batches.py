@@ -516,3 +516,55 @@ def test_a_reply_tells_the_listeners_the_versions_before_and_after_it():
     version = rev.document.version
     rev.reply_to(cid, "Yes.")
     assert heard == [(version, rev.document.version)] and rev.document.version > version
+
+
+def test_an_engine_keeping_one_undo_step_undoes_the_latest_batch():
+    rev, long = pilot()
+    rev.engine.max_undo = 1
+    before = open_state(rev)
+    res = rev.apply_document_operations(batch(mixed_operations(long)[0]))
+    assert res["undoHandle"] is not None
+    assert rev.undo_document_operations(res["undoHandle"])["status"] == "undone"
+    assert {k: v for k, v in open_state(rev).items() if k not in ("version", "token")} == \
+        {k: v for k, v in before.items() if k not in ("version", "token")}
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_without_undo_history_a_rejected_or_previewed_batch_still_leaves_the_document_as_it_was(dry_run):
+    rev, long = pilot()
+    rev.engine.max_undo = 0  # no undo state kept: the take-back record is made for this batch alone
+    before = open_state(rev)
+    failing = {"type": "deleteBlock", "blockId": "7FFFFFF0"}
+    extra = {"dryRun": True} if dry_run else {"atomic": True}
+    res = rev.apply_document_operations(batch(*mixed_operations(long), *([] if dry_run else [failing]), **extra))
+    assert res["status"] == ("previewed" if dry_run else "rejected")
+    assert open_state(rev) == before
+
+
+def test_a_rejected_atomic_batch_takes_back_the_list_it_minted():
+    rev, long = pilot()
+    before = open_state(rev)
+    res = rev.apply_document_operations(batch(
+        {"type": "insertAfterBlock", "blockId": long[0].id, "text": "A new numbered clause.",
+         "numbering": {"kind": "newList", "format": "numbered"}},
+        {"type": "deleteBlock", "blockId": "7FFFFFF0"}, atomic=True))
+    assert res["status"] == "rejected"
+    assert open_state(rev) == before
+
+
+def test_an_edit_of_a_block_pending_deletion_says_so():
+    rev, long = pilot()
+    b = long[1]
+    rev.apply_document_operations(batch({"type": "deleteBlock", "blockId": b.id}))
+    res = rev.apply_document_operations(batch(
+        {"type": "replaceInBlock", "blockId": b.id, "find": unique_word(b), "replace": "X"}))
+    assert res["skipped"][0]["reason"] == "pendingDeletion"
+    assert res["skipped"][0]["message"] == "the target is already pending deletion"
+
+
+def test_a_split_past_the_end_of_the_block_is_a_stale_range():
+    rev, long = pilot()
+    b = long[0]
+    res = rev.apply_document_operations(batch({"type": "splitBlock", "blockId": b.id, "offset": len(b.text) + 5}))
+    assert res["skipped"] == [{"id": "op-1", "reason": "staleRange",
+                               "message": f"offset {len(b.text) + 5} is past the end of the block"}]
