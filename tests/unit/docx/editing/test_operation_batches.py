@@ -568,3 +568,16 @@ def test_a_split_past_the_end_of_the_block_is_a_stale_range():
     res = rev.apply_document_operations(batch({"type": "splitBlock", "blockId": b.id, "offset": len(b.text) + 5}))
     assert res["skipped"] == [{"id": "op-1", "reason": "staleRange",
                                "message": f"offset {len(b.text) + 5} is past the end of the block"}]
+
+
+def test_adjacent_ranges_given_right_to_left_do_not_overlap():
+    rev, long = pilot()
+    a = long[0]
+    word = unique_word(a)
+    start = a.text.index(word)
+    left = dict(word_range(a, word), endOffset=start + 2, selectedTextHash=text_hash(word[:2]))
+    right = dict(word_range(a, word), startOffset=start + 2, selectedTextHash=text_hash(word[2:]))
+    res = rev.apply_document_operations(batch({"type": "formatRange", "range": right, "formatting": {"color": "0000FF"}},
+                                              {"type": "formatRange", "range": left, "formatting": {"color": "FF0000"}}))
+    assert len(res["applied"]) == 2, res["skipped"]
+
