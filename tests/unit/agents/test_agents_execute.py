@@ -329,3 +329,17 @@ def test_resolving_someone_elses_comment_needs_the_lawyers_permission():
     allowed = create_reviewer_bridge(rev, resolve_others=True)
     assert ok(execute_tool_call("resolve_comment", {"commentId": theirs["id"]}, allowed)) == {"resolved": True}
     assert rev.get_comments()[0].done
+
+
+def test_reply_and_resolve_refuse_arguments_they_do_not_take():
+    rev, bridge = bridge_for()
+    added = ok(execute_tool_call("add_comment", {"blockId": "32560014", "text": "Keep this?"}, bridge))
+    cid = str(added["receipts"][0]["affected"][1]["commentId"])
+    assert err(execute_tool_call("reply_comment", {"commentId": cid, "text": "Yes.", "reopen": True}, bridge)) == \
+        ("reply_comment does not take `reopen`; its arguments are: `commentId`, `text`. Send the call again "
+         "without it.")
+    assert err(execute_tool_call("resolve_comment", {"commentId": cid, "text": "Done.", "force": 1}, bridge)) == \
+        ("resolve_comment does not take `text`, `force`; its arguments are: `commentId`, `reopen`. Send the call "
+         "again without them.")
+    # nothing was written: no reply, the thread still open
+    assert [(c.text, c.done, c.replies) for c in rev.get_comments()] == [("Keep this?", False, [])]

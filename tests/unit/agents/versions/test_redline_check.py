@@ -184,3 +184,18 @@ def test_the_redline_takes_the_diffs_answers_on_unchanged_markup():
     diff_reviewers(old, new, memo=memo)
     memo.update({key: (b, r, True) for key, (b, r, _) in memo.items()})  # told the markup is the same
     assert redline_reviewers(old, new, memo=memo)["applied"] == []
+
+
+def test_a_story_whose_tables_cannot_be_planned_row_by_row_is_planned_by_regions_at_once(monkeypatch):
+    """The planner gives up on a story's tables (RedlineVerificationError from _plan_story): that story is
+    planned coarse straight away, one step down (regions, not the whole story), and the summary says why."""
+    def cannot_plan(plan, base_root, rev_root):
+        raise RedlineVerificationError(f"The {plan.key} story's tables could not be planned.")
+    monkeypatch.setattr(redline_mod, "_plan_story", cannot_plan)
+    result = generate_redline_docx(BASE, REVISED)
+    assert [(f["story"], f["scope"], f["reason"]) for f in result["fallbacks"]] == [
+        ("main", "regions", "its tables could not be redlined row by row")]
+    for accept, want in ((True, REVISED), (False, BASE)):
+        resolved = DocxReviewer.from_bytes(result["buffer"])
+        resolved.accept_all() if accept else resolved.reject_all()
+        assert _story_state(resolved) == texts(want)

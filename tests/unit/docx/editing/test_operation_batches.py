@@ -484,3 +484,100 @@ def test_undo_handles_count_up_from_one():
         {"type": "replaceInBlock", "blockId": b.id, "find": unique_word(b), "replace": "X"}))["undoHandle"]["id"]
         for b in long[:3]]
     assert handles == ["headless-1", "headless-2", "headless-3"]
+
+
+# -- what the engine reports ------------------------------------------------------------------------------------
+
+
+def test_a_batch_pinned_to_another_version_skips_every_new_operation_in_a_full_envelope():
+    from folio_desktop.docx.editing.skips import issue_for
+
+    rev, long = pilot()
+    a = long[0]
+    done = {"id": "done-1", "type": "replaceInBlock", "blockId": a.id, "find": unique_word(a), "replace": "X"}
+    rev.apply_document_operations(batch(done))
+    before = open_state(rev)
+    token = rev.document_version()
+    new = {"id": "new-1", "type": "insertAfterBlock", "blockId": a.id, "text": "Late."}
+    res = rev.apply_document_operations(batch(done, new, precondition={"documentVersion": "v0"}))
+    message = f"the document is at version {token}, not v0"
+    assert res == {"version": 1, "status": "committed", "applied": [],
+                   "skipped": [{"id": "new-1", "reason": "documentVersionMismatch", "message": message}],
+                   "issues": [issue_for("documentVersionMismatch", "new-1", 1, message)],
+                   "receipts": [], "undoHandle": None}
+    assert open_state(rev) == before
+
+
+def test_a_reply_tells_the_listeners_the_versions_before_and_after_it():
+    rev, long = pilot()
+    cid = rev.add_comment(long[0].id, "Is this right?")
+    heard = []
+    rev.engine.listeners.append(lambda record, before, after: heard.append((before, after)))
+    version = rev.document.version
+    rev.reply_to(cid, "Yes.")
+    assert heard == [(version, rev.document.version)] and rev.document.version > version
+
+
+def test_an_engine_keeping_one_undo_step_undoes_the_latest_batch():
+    rev, long = pilot()
+    rev.engine.max_undo = 1
+    before = open_state(rev)
+    res = rev.apply_document_operations(batch(mixed_operations(long)[0]))
+    assert res["undoHandle"] is not None
+    assert rev.undo_document_operations(res["undoHandle"])["status"] == "undone"
+    assert {k: v for k, v in open_state(rev).items() if k not in ("version", "token")} == \
+        {k: v for k, v in before.items() if k not in ("version", "token")}
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_without_undo_history_a_rejected_or_previewed_batch_still_leaves_the_document_as_it_was(dry_run):
+    rev, long = pilot()
+    rev.engine.max_undo = 0  # no undo state kept: the take-back record is made for this batch alone
+    before = open_state(rev)
+    failing = {"type": "deleteBlock", "blockId": "7FFFFFF0"}
+    extra = {"dryRun": True} if dry_run else {"atomic": True}
+    res = rev.apply_document_operations(batch(*mixed_operations(long), *([] if dry_run else [failing]), **extra))
+    assert res["status"] == ("previewed" if dry_run else "rejected")
+    assert open_state(rev) == before
+
+
+def test_a_rejected_atomic_batch_takes_back_the_list_it_minted():
+    rev, long = pilot()
+    before = open_state(rev)
+    res = rev.apply_document_operations(batch(
+        {"type": "insertAfterBlock", "blockId": long[0].id, "text": "A new numbered clause.",
+         "numbering": {"kind": "newList", "format": "numbered"}},
+        {"type": "deleteBlock", "blockId": "7FFFFFF0"}, atomic=True))
+    assert res["status"] == "rejected"
+    assert open_state(rev) == before
+
+
+def test_an_edit_of_a_block_pending_deletion_says_so():
+    rev, long = pilot()
+    b = long[1]
+    rev.apply_document_operations(batch({"type": "deleteBlock", "blockId": b.id}))
+    res = rev.apply_document_operations(batch(
+        {"type": "replaceInBlock", "blockId": b.id, "find": unique_word(b), "replace": "X"}))
+    assert res["skipped"][0]["reason"] == "pendingDeletion"
+    assert res["skipped"][0]["message"] == "the target is already pending deletion"
+
+
+def test_a_split_past_the_end_of_the_block_is_a_stale_range():
+    rev, long = pilot()
+    b = long[0]
+    res = rev.apply_document_operations(batch({"type": "splitBlock", "blockId": b.id, "offset": len(b.text) + 5}))
+    assert res["skipped"] == [{"id": "op-1", "reason": "staleRange",
+                               "message": f"offset {len(b.text) + 5} is past the end of the block"}]
+
+
+def test_adjacent_ranges_given_right_to_left_do_not_overlap():
+    rev, long = pilot()
+    a = long[0]
+    word = unique_word(a)
+    start = a.text.index(word)
+    left = dict(word_range(a, word), endOffset=start + 2, selectedTextHash=text_hash(word[:2]))
+    right = dict(word_range(a, word), startOffset=start + 2, selectedTextHash=text_hash(word[2:]))
+    res = rev.apply_document_operations(batch({"type": "formatRange", "range": right, "formatting": {"color": "0000FF"}},
+                                              {"type": "formatRange", "range": left, "formatting": {"color": "FF0000"}}))
+    assert len(res["applied"]) == 2, res["skipped"]
+

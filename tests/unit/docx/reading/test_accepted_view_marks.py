@@ -332,3 +332,22 @@ def test_a_run_of_struck_items_is_cited_by_the_numbers_they_had():
     rev = DocxReviewer.from_bytes(build_docx(body, numbering=NUMBERED))
     assert labels(rev) == [("1.", "One."), ("2.", "Four.")]
     assert [b.display_label for b in rev.snapshot().blocks if not b.is_content] == ["2.", "3."]
+
+
+def test_a_deleted_mark_joins_across_a_wholly_deleted_one_row_table():
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + table_of(deleted_row(2, "Schedule A"))
+                   + para("40000002", " the price.") + para("40000003", "End."))
+    assert content(rev) == ["The buyer pays the price.", "End."] == accepted(rev)
+    assert rejected(rev) == ["The buyer pays", "Schedule A", " the price.", "End."]
+
+
+def test_a_deleted_row_holding_a_standing_nested_table_still_deletes_its_table():
+    # the nested table's rows carry no deletion of their own: they go with the outer row that holds them
+    nested = table_of('<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+                      + para("70000001", "Inner") + "</w:tc></w:tr>")
+    outer_row = (f'<w:tr><w:trPr><w:del w:id="2" w:author="Bob" {DATE}/></w:trPr><w:tc><w:tcPr>'
+                 f'<w:tcW w:w="4000" w:type="dxa"/></w:tcPr>{nested}<w:p/></w:tc></w:tr>')
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + table_of(outer_row)
+                   + para("40000002", " the price."))
+    assert content(rev)[-1] == "The buyer pays the price."  # the row's own text is not struck: it still reads
+    assert accepted(rev) == ["The buyer pays the price."]
