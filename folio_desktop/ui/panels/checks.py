@@ -60,6 +60,7 @@ class ChecksPanel(QWidget):
         self.show_ms = 0.0  # the panel's own work after it: comparing, and rebuilding the tree when needed
         self.summary = QLabel()
         self.summary.setContentsMargins(4, 2, 4, 2)
+        self.summary.setWordWrap(True)  # a long line would widen the dock, and so shrink the page beside it
         self.tree = QTreeWidget()
         self.tree.setColumnCount(3)
         self.tree.setHeaderLabels(["Clause", "Text", "What is wrong"])

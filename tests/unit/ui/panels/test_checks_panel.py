@@ -119,3 +119,12 @@ def test_out_of_sight_the_checks_wait_for_the_panel_to_show(qtbot, tmp_path):
     window.checks_dock.show()
     qtbot.waitUntil(lambda: "Blanks and placeholders (1)" not in panel.group_titles(), timeout=5_000)
     assert runs == [1] and not panel.stale
+
+
+def test_the_summary_line_never_widens_the_dock(qtbot, tmp_path):
+    """The line over the findings wraps: unwrapped, "31 findings on the text as it reads with the changes
+    accepted" made the docks wider than the window leaves them, and the page beside them smaller."""
+    window = planted_window(qtbot, tmp_path)
+    panel = window.checks
+    assert panel.summary.text().startswith("3 findings")
+    assert panel.summary.minimumSizeHint().width() < 200 and panel.minimumSizeHint().width() < 250
