@@ -449,6 +449,25 @@ def test_a_note_the_earlier_version_left_unreferenced_is_not_a_refusal():
     assert story_texts(resolved(back["buffer"], True))["main"] == ["Body text."]
 
 
+def test_every_note_only_the_later_version_has_and_nothing_refers_to_is_reported():
+    # two footnotes and an endnote the later version holds with no reference to any of them
+    def endnote(note_id: int, inner: str) -> str:
+        return footnote(note_id, inner).replace("footnote", "endnote")
+
+    def text(words: str) -> str:
+        return f'<w:r><w:t xml:space="preserve"> {words}</w:t></w:r>'
+    base = build_docx(p("Body text."))
+    revised = build_docx(p("Body text, changed."),
+                         footnotes=SEPARATORS + footnote(1, text("First stray")) + footnote(2, text("Second stray")),
+                         endnotes=SEPARATORS.replace("footnote", "endnote") + endnote(1, text("Stray endnote")))
+    result = generate_redline_docx(base, revised)
+    assert result["unprocessedStories"] == [
+        {"baseStory": None, "revisedStory": {"type": kind, "noteId": n}, "reason": "unreferenced-note"}
+        for kind, n in (("footnote", 1), ("footnote", 2), ("endnote", 1))]
+    assert story_texts(resolved(result["buffer"], True)) == {"main": ["Body text, changed."]}
+    assert story_texts(resolved(result["buffer"], False)) == {"main": ["Body text."]}
+
+
 def test_a_body_with_no_paragraph_given_one_is_redlined():
     """The sweep's HC013-Test-08: a body holding only its section properties. Rejecting the inserted
     paragraph leaves the empty paragraph a body must keep, which the check reads as the empty body."""

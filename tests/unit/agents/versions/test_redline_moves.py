@@ -16,8 +16,8 @@ from docbuilder import build_docx, p
 from lxml import etree
 
 from folio_desktop.agents.versions.cli import run as compare_cli
-from folio_desktop.agents.versions.compare import MOVE_MIN_WORDS
-from folio_desktop.agents.versions.redline import generate_redline_docx, story_texts
+from folio_desktop.agents.versions.compare import MOVE_MIN_WORDS, open_view
+from folio_desktop.agents.versions.redline import generate_redline_docx, redline_reviewers, story_texts
 from folio_desktop.docx import DocxReviewer
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -106,6 +106,17 @@ def test_moves_false_writes_a_deletion_and_an_insertion():
     assert xml.find(f".//{_W}ins") is not None and xml.find(f".//{_W}del") is not None
     assert not any(c.is_move for c in DocxReviewer.from_bytes(result["buffer"]).get_changes())
     assert_round_trip(result["buffer"], base, revised)
+
+
+def test_redline_reviewers_writes_moves_unless_told_not_to():
+    # the desk's compare window calls it with no moves argument: a moved clause must show as a move
+    base, revised = doc(MOVED, *ANCHORS), doc(*ANCHORS, MOVED)
+    result = redline_reviewers(open_view(base, "final", "Reviewer"), open_view(revised, "final"), "Reviewer")
+    assert_word_move(document_xml(result["buffer"]), MOVED[0], "Reviewer")
+    assert_round_trip(result["buffer"], base, revised)
+    plain = redline_reviewers(open_view(base, "final", "Reviewer"), open_view(revised, "final"), "Reviewer",
+                              moves=False)
+    assert document_xml(plain["buffer"]).find(f".//{_W}moveTo") is None
 
 
 def test_a_paragraph_shorter_than_the_threshold_is_not_a_move():

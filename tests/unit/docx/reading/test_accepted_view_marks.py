@@ -351,3 +351,41 @@ def test_a_deleted_row_holding_a_standing_nested_table_still_deletes_its_table()
                    + para("40000002", " the price."))
     assert content(rev)[-1] == "The buyer pays the price."  # the row's own text is not struck: it still reads
     assert accepted(rev) == ["The buyer pays the price."]
+
+
+# -- what stands between a deleted mark and the paragraph it joins (issue 32's sampled survivors) ----------
+
+def test_a_deleted_mark_joins_past_bookmarks_and_an_xml_comment_between_the_paragraphs():
+    between = '<w:bookmarkStart w:id="5" w:name="Price"/><w:bookmarkEnd w:id="5"/><!-- a note -->'
+    rev = reviewer(para("40000001", "Alpha ", mark("del", 1, "Bob")) + between
+                   + para("40000002", "beta.") + para("40000003", "Gamma."))
+    assert content(rev) == ["Alpha beta.", "Gamma."] == accepted(rev)
+    assert rejected(rev) == ["Alpha ", "beta.", "Gamma."]
+
+
+def test_deleted_rows_inside_a_row_content_control_still_make_a_wholly_deleted_table():
+    rows = deleted_row(2, "Schedule A") + deleted_row(3, "Schedule B")
+    control = f'<w:sdt><w:sdtPr><w:id w:val="9"/></w:sdtPr><w:sdtContent>{rows}</w:sdtContent></w:sdt>'
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + table_of(control)
+                   + para("40000002", " the price.") + para("40000003", "End."))
+    assert content(rev) == ["The buyer pays the price.", "End."] == accepted(rev)
+
+
+def test_a_row_standing_after_a_deleted_row_holding_a_nested_table_keeps_the_table():
+    # the nested table's rows come before the outer table's second row in document order
+    nested = table_of('<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+                      + para("70000001", "Inner") + "</w:tc></w:tr>")
+    deleted = (f'<w:tr><w:trPr><w:del w:id="2" w:author="Bob" {DATE}/></w:trPr><w:tc><w:tcPr>'
+               f'<w:tcW w:w="4000" w:type="dxa"/></w:tcPr>{nested}<w:p/></w:tc></w:tr>')
+    standing = ('<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>'
+                + para("60000001", "Schedule C") + "</w:tc></w:tr>")
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + table_of(deleted, standing)
+                   + para("40000002", " the price."))
+    assert content(rev)[0] == "The buyer pays"
+    assert accepted(rev) == ["The buyer pays", "Schedule C", " the price."]
+
+
+def test_a_table_without_rows_is_not_a_deleted_table_to_join_across():
+    rev = reviewer(para("40000001", "The buyer pays", mark("del", 1, "Bob")) + table_of()
+                   + para("40000002", " the price."))
+    assert content(rev) == ["The buyer pays", " the price."] == accepted(rev)
