@@ -56,7 +56,8 @@ def _build_parser() -> argparse.ArgumentParser:
     read.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     pages = sub.add_parser("pages", help="lay the document out into pages")
     pages.add_argument("file")
-    pages.add_argument("--json", action="store_true", help='print {"pageCount", "pages": [{"number", "firstWords"}]}')
+    pages.add_argument("--json", action="store_true", help='print {"pageCount", "pages": [{"number", "firstWords", "text"}]}: each page\'s text in '
+                       'reading order, headers, text boxes and shapes included')
     pdf = sub.add_parser("pdf", help="print the document as laid out to a PDF")
     pdf.add_argument("file")
     pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="where to write the PDF")
@@ -160,8 +161,12 @@ def _run_pages(args) -> int:
     lay = layout_document(rev.document)
     pages = []
     for page in lay.pages:
-        words = page.text(include_headers=True).split()
-        pages.append({"number": page.number, "firstWords": " ".join(words[:8])})
+        # in reading order, text boxes and shapes included: a page opening with a drawn title is not empty
+        text = page.text(include_headers=True, boxes=True)
+        item = {"number": page.number, "firstWords": " ".join(text.split()[:8])}
+        if args.json:
+            item["text"] = text
+        pages.append(item)
     if args.json:
         out = {"pageCount": lay.page_count, "pages": pages}
         if rev.open_warnings:

@@ -13,6 +13,9 @@ from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 
 TWIP = 1 / 15  # px per twip at 96 dpi
 EMU = 1 / 9525  # px per EMU at 96 dpi
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_P, _T = _W + "p", _W + "t"
+_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 
 
 @dataclass
@@ -306,10 +309,54 @@ class Page:
     def fragments_body(self) -> bool:
         return any(f.story == "main" for f in self.fragments)
 
-    def text(self, include_headers: bool = False) -> str:
+    def text(self, include_headers: bool = False, boxes: bool = False) -> str:
+        """The page's text, a line per fragment: headers, body, notes, footers, each top to bottom.
+        boxes: in reading order with the text of text boxes and shapes, each where it stands on the
+        page (a cover title drawn in a shape opens its page); a box the layout does not draw (VML,
+        inline) is read where its anchor paragraph stands."""
         frags = self.fragments if include_headers else self.body_fragments()
-        ordered = sorted(frags, key=lambda f: (_story_rank(f.story), f.top, f.x))
-        return "\n".join(f.text() for f in ordered)
+        items = [(_story_rank(f.story), f.top, f.x, f.text()) for f in frags]
+        if boxes:
+            items += _box_items(self, frags, include_headers)
+            # (a picture's stand-in character is not text)
+            items = [(*place, text.replace("\ufffc", "")) for *place, text in items]
+        return "\n".join(text for *_place, text in sorted(items, key=lambda item: item[:3]))
+
+
+def _box_items(page: Page, frags: list[Fragment], include_headers: bool) -> list[tuple]:
+    """(rank, top, x, text) of the text in the page's drawings, and of the text boxes in its
+    paragraphs that no drawing lays out, read at the paragraph's first line."""
+    from ..docx.reading.inline import text_boxes
+
+    items = []
+    drawn = set()
+    for drawing in page.drawings:
+        story = drawing.story
+        if not include_headers and story != "main":
+            continue
+        for shape in drawing.shapes:
+            for frag in shape.text:
+                drawn.add(frag.para_element)
+                items.append((_story_rank(story), frag.top, frag.x, frag.text()))
+    for frag in frags:
+        if frag.first_line != 0 or frag.para_element is None:
+            continue
+        for content in text_boxes(frag.para_element):
+            paragraphs = [p for p in content.iter(_P) if not _in_fallback(p, content)]
+            if paragraphs and not any(p in drawn for p in paragraphs):
+                words = "\n".join("".join(t.text or "" for t in p.iter(_T)) for p in paragraphs)
+                items.append((_story_rank(frag.story), frag.top, frag.x - 0.5, words))
+    return items
+
+
+def _in_fallback(el, top) -> bool:
+    """Whether el lies in an mc:Fallback (a copy of the choice beside it) below top."""
+    parent = el.getparent()
+    while parent is not None and parent is not top:
+        if parent.tag == _FALLBACK:
+            return True
+        parent = parent.getparent()
+    return False
 
 
 def _story_rank(story: str) -> int:
