@@ -9,7 +9,9 @@ read back with poppler's `pdftotext -bbox-layout` and compared with Word's:
   same number (the header above the body's top is left out);
 - F1: line-end F1 over the words both hold (the three word streams aligned; a word that ends a line
   in Word should end one in ours);
-- past: words printed past Word's rightmost word on the same page (1.5 pt of slack).
+- past: words printed past Word's rightmost word on the same page (1.5 pt of slack);
+- drift: for a document whose page starts differ, the first such page and why: the paragraph before
+  it whose height in our layout differs most from its height in Word's PDF (page_drift.py).
 
     python benchmarks/word_fidelity.py [--only STEM ...] [--no-libreoffice]
 
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from page_drift import find_drift  # noqa: E402
 from pdf_words import line_end_f1, page_starts, read_pdf, words_past_edge  # noqa: E402
 
 WORD_PDF = ROOT.parent / "shared" / "corpus" / "word-pdf"
@@ -63,9 +66,9 @@ def libreoffice_pdf(docx: Path) -> Path | None:
     return cached
 
 
-def our_pdf(docx: Path, out: Path) -> list[float | None]:
+def our_pdf(docx: Path, out: Path) -> tuple[list[float | None], list]:
     """Print our layout of the document (every change accepted) to `out`; returns each page's body
-    top in points (for telling the header from the body)."""
+    top in points (for telling the header from the body) and the layout's pages."""
     from folio_desktop.docx import DocxReviewer
     from folio_desktop.layout import layout_document
     from folio_desktop.ui.desk.export import render_pdf
@@ -79,18 +82,18 @@ def our_pdf(docx: Path, out: Path) -> list[float | None]:
     for page in layout.pages:
         body = page.body_fragments()
         tops.append(min(f.top for f in body) * PX_TO_PT - 3.0 if body else None)
-    return tops
+    return tops, layout.pages
 
 
 def measure(docx: Path, with_lo: bool) -> dict:
     word = read_pdf(docx.with_suffix(".pdf"))
     with tempfile.TemporaryDirectory() as work:
         ours_path = Path(work) / "ours.pdf"
-        tops = our_pdf(docx, ours_path)
+        tops, layout_pages = our_pdf(docx, ours_path)
         ours = read_pdf(ours_path)
     row = {"name": docx.stem, "word": len(word), "ours": len(ours),
            "ours_starts": page_starts(word, ours, tops), "ours_f1": line_end_f1(word, ours),
-           "ours_past": words_past_edge(word, ours)}
+           "ours_past": words_past_edge(word, ours), "drift": find_drift(word, ours, layout_pages, tops)}
     lo_path = libreoffice_pdf(docx) if with_lo else None
     if lo_path is not None:
         lo = read_pdf(lo_path)
@@ -122,6 +125,11 @@ def main() -> int:
         f1 = f"{r['ours_f1']:.3f}" + (f" {r['lo_f1']:.3f}" if lo else "")
         past = f"{r['ours_past']}" + (f" {r['lo_past']}" if lo else "")
         print(f"{r['name']:28} {pages:>13} {starts:>12} {f1:>12} {past:>11}")
+    drifting = [r for r in rows if r["drift"] is not None]
+    if drifting:
+        print("\nwhere our page starts first differ from Word's:")
+        for r in drifting:
+            print(f"{r['name']}: {r['drift'].describe()}")
     total_pages = sum(r["word"] for r in rows)
 
     def summary(who: str) -> str:

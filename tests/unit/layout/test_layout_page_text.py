@@ -97,3 +97,38 @@ def test_pages_json_opens_each_slide_with_its_drawn_title_as_words_pdf_does():
     assert ours[:9] == word[:9], list(zip(ours, word))
     assert pages[1]["text"].startswith("今日のソフトウェア サプライチェーン")
     assert "\ufffc" not in "".join(page["text"] for page in pages)
+
+
+# -- the drift report (benchmarks/word_fidelity.py) ------------------------------------------------------
+
+def _paragraphs(n: int, tall: int | None = None, space_pt: int = 150) -> str:
+    out = []
+    for i in range(n):
+        ppr = f'<w:spacing w:after="{space_pt * 20}"/>' if i == tall else ""
+        out.append(f"<w:p><w:pPr>{ppr}</w:pPr><w:r><w:t>Paragraph {i} says clause text {i} here.</w:t></w:r></w:p>")
+    return "".join(out)
+
+
+def test_the_drift_report_names_the_paragraph_whose_height_differs_and_by_how_much(qapp, tmp_path):
+    """A stand-in for Word's PDF: the same 80 paragraphs, but paragraph 12 with 150 pt after it (ten paragraphs' room). The
+    report finds page 2 as the first start that differs, Word's first words there on our page 1, and
+    names paragraph 12 as 150 pt shorter in ours than in 'Word's'; with equal heights it says none differ."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from docbuilder import build_docx
+    from page_drift import find_drift
+    from pdf_words import read_pdf
+    from word_fidelity import our_pdf
+
+    reference, ours = tmp_path / "word.docx", tmp_path / "ours.docx"
+    reference.write_bytes(build_docx(_paragraphs(80, tall=12)))
+    ours.write_bytes(build_docx(_paragraphs(80)))
+    our_pdf(reference, tmp_path / "word.pdf")
+    tops, pages = our_pdf(ours, tmp_path / "ours.pdf")
+    drift = find_drift(read_pdf(tmp_path / "word.pdf"), read_pdf(tmp_path / "ours.pdf"), pages, tops)
+    assert drift is not None and drift.page == 2 and drift.word_start_on_our_page == 1
+    assert drift.culprit.words.startswith("Paragraph 12 says")
+    assert drift.culprit.difference == pytest.approx(-150.0, abs=0.5)
+    assert all(abs(p.difference) < 0.5 for p in drift.paragraphs if p is not drift.culprit)
+    assert 'paragraph "Paragraph 12 says' in drift.describe() and "-150.0 pt" in drift.describe()
+    same = find_drift(read_pdf(tmp_path / "ours.pdf"), read_pdf(tmp_path / "ours.pdf"), pages, tops)
+    assert same is None
