@@ -456,11 +456,15 @@ class OperationEngine:
             check_references(self.doc, refs)
         anchor_index = current.anchors[block.id].index
         offset = plan.resolved.get("start", plan.resolved.get("offset", 0))
+        # ties on one place are applied in input order, except inserts after a block: each lands right
+        # after it, so the last of them goes in first and the batch reads in its own order (spec §3.5.12)
+        tie = -i
         if t == "insertAfterBlock" or (t in ("insertTable", "insertSignatureTable") and op.get("position", "after") == "after"):
             offset = 1 << 40
+            tie = i
         elif t in ("insertBeforeBlock", "insertTable", "insertSignatureTable"):
             offset = -1
-        plan.order = (anchor_index, offset, -i)
+        plan.order = (anchor_index, offset, tie)
         return plan
 
     def _claims(self, planned: list[_Planned], skipped: dict) -> None:

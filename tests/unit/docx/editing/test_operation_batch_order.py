@@ -4,7 +4,6 @@ model reads."""
 
 from __future__ import annotations
 
-import pytest
 from conftest import CORPUS
 
 from folio_desktop.docx import DocxReviewer
@@ -76,11 +75,18 @@ def test_a_row_deleted_twice_in_one_batch_says_the_earlier_operation_deletes_it(
                                "message": "an earlier operation in this batch already deletes this row"}]
 
 
-@pytest.mark.xfail(strict=True, reason="ties on one block are applied in input order, so inserts after one "
-                                       "block land last-first (spec §3.5 item 12 says ties: reverse input order)")
 def test_two_paragraphs_inserted_after_one_block_land_in_the_batch_order():
     rev, x = pilot_block()
     res = apply(rev, {"type": "insertAfterBlock", "blockId": x.id, "text": "FIRST"},
                 {"type": "insertAfterBlock", "blockId": x.id, "text": "SECOND"})
     assert res["status"] == "committed" and len(res["applied"]) == 2
     assert around(rev, x.id, before=0, after=3) == [x.text, "FIRST", "SECOND"]
+
+
+def test_a_paragraph_and_a_table_inserted_after_one_block_land_in_the_batch_order():
+    rev, x = pilot_block()
+    res = apply(rev, {"type": "insertTable", "blockId": x.id, "position": "after", "rows": [["FIRST"]]},
+                {"type": "insertAfterBlock", "blockId": x.id, "text": "SECOND"},
+                {"type": "insertAfterBlock", "blockId": x.id, "text": "THIRD"})
+    assert res["status"] == "committed" and len(res["applied"]) == 3
+    assert around(rev, x.id, before=0, after=4) == [x.text, "FIRST", "SECOND", "THIRD"]
