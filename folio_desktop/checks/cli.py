@@ -7,15 +7,7 @@ import json
 import sys
 
 from .engine import check_document
-from .findings import KINDS
-
-_TITLES = {
-    "undefinedTerm": "Terms used but never defined", "unusedDefinition": "Definitions never used",
-    "duplicateDefinition": "Terms defined twice", "inconsistentTerm": "Defined terms written another way",
-    "brokenCrossReference": "Cross-references to clauses that do not exist", "placeholder": "Blanks and placeholders",
-    "numberingGap": "Gaps in the numbering", "duplicateNumber": "Numbers used twice",
-    "manualNumber": "Numbers typed by hand in automatic lists", "partyName": "Parties called by a name never given",
-}
+from .findings import KIND_TITLES, KINDS
 
 
 def run(argv: list[str]) -> int:
@@ -74,7 +66,7 @@ def _as_text(path: str, report: dict, places: dict[str, str]) -> str:
         of_kind = [f for f in findings if f["kind"] == kind]
         if not of_kind:
             continue
-        lines.append(f"\n{_TITLES[kind]} ({len(of_kind)})")
+        lines.append(f"\n{KIND_TITLES[kind][1]} ({len(of_kind)})")
         for f in of_kind:
             where = places.get(f["blockId"]) or f["displayLabel"] or f["story"].replace(":", " ")
             pending = " [a pending tracked change is involved]" if f["pendingChange"] else ""

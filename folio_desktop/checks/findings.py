@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the kinds in the order the report groups them
-KINDS = ("undefinedTerm", "unusedDefinition", "duplicateDefinition", "inconsistentTerm",
-         "brokenCrossReference", "placeholder", "numberingGap", "duplicateNumber", "manualNumber", "partyName")
+# the kinds in the order the report groups them, each with its group's title in the Checks panel
+# (short: a narrow pane) and in the `check` command's report
+KIND_TITLES = {
+    "undefinedTerm": ("Undefined terms", "Terms used but never defined"),
+    "unusedDefinition": ("Unused definitions", "Definitions never used"),
+    "duplicateDefinition": ("Terms defined twice", "Terms defined twice"),
+    "inconsistentTerm": ("Defined terms written another way", "Defined terms written another way"),
+    "brokenCrossReference": ("Broken cross-references", "Cross-references to clauses that do not exist"),
+    "placeholder": ("Blanks and placeholders", "Blanks and placeholders"),
+    "numberingGap": ("Gaps in the numbering", "Gaps in the numbering"),
+    "duplicateNumber": ("Numbers used twice", "Numbers used twice"),
+    "manualNumber": ("Numbers typed by hand", "Numbers typed by hand in automatic lists"),
+    "partyName": ("Parties called by a name never given", "Parties called by a name never given"),
+}
+KINDS = tuple(KIND_TITLES)
 # findings about a term as a whole, placed where it is first met: a change elsewhere may move that place
 _WHOLE_DOCUMENT = frozenset(("undefinedTerm", "unusedDefinition"))
 

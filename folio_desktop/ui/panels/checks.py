@@ -21,13 +21,6 @@ from ..wording import counted
 BLOCK_ROLE = Qt.UserRole
 KIND_ROLE = Qt.UserRole + 1  # on a group's row: the kind it holds
 # the kinds as the lawyer reads them, in the order the panel lists them (checks.KINDS names them all)
-GROUPS = {
-    "undefinedTerm": "Undefined terms", "unusedDefinition": "Unused definitions",
-    "duplicateDefinition": "Terms defined twice", "inconsistentTerm": "Defined terms written another way",
-    "brokenCrossReference": "Broken cross-references", "placeholder": "Blanks and placeholders",
-    "numberingGap": "Gaps in the numbering", "duplicateNumber": "Numbers used twice",
-    "manualNumber": "Numbers typed by hand", "partyName": "Parties called by a name never given",
-}
 MAX_TEXT = 60  # a long blank line or reference is cut in its row (the message has it whole)
 
 
@@ -124,12 +117,14 @@ class ChecksPanel(QWidget):
                   if not self.tree.topLevelItem(i).isExpanded()}
         current = self.tree.currentItem()
         keep = (current.data(0, BLOCK_ROLE), current.text(1)) if current is not None else None
+        from ...checks.findings import KIND_TITLES  # (findings exist: the checks are imported by now)
+
         by_kind: dict[str, list[dict]] = {}
         for finding in self.findings:
             by_kind.setdefault(finding["kind"], []).append(finding)
         self.tree.clear()
         again = None
-        for kind, title in GROUPS.items():
+        for kind, (title, _report_title) in KIND_TITLES.items():
             of_kind = by_kind.get(kind)
             if not of_kind:
                 continue
