@@ -133,9 +133,8 @@ def _owner(key: str, base_texts: dict) -> str | None:
     return key if key in base_texts or key.startswith(_SHOWN_PARTS) else None
 
 
-def _key(handle: dict) -> str:
-    if handle["type"] in ("header", "footer"):
-        return f"{handle['type']}:{handle['relationshipId']}"
+def _note_key(handle: dict) -> str:
+    """The story key of a note's handle (only notes are ever left unprocessed: headers and footers pair)."""
     return f"{handle['type']}:{handle['noteId']}"
 
 
@@ -200,7 +199,7 @@ def _plans(base_rev, rev_rev, scopes: dict, reasons: dict, moves: bool = True,
         if b_story is None or (r_story is None and not key.startswith(_SHOWN_PARTS)):
             continue  # notes come and go with the references to them
         if r_story is None:  # a header or footer the revised version lacks: its content is deleted
-            r_story, rev_root = b_story, etree.Element(_W + "hdr")
+            r_story, rev_root = b_story, etree.Element(_W + ("ftr" if b_story.type == "footer" else "hdr"))
         else:
             rev_root = rev_rev.document.story_container(r_story)
         plan = _StoryPlan(key, b_story, r_story, b_blocks, r_blocks, align(b_blocks, r_blocks, budget))
@@ -280,7 +279,7 @@ def redline_reviewers(base_rev: DocxReviewer, rev_rev: DocxReviewer, author: str
         buffer, writer, plans, unprocessed, failing = _write(base_rev, rev_rev, author, undefined_references,
                                                              scopes, reasons, formatting, moves, story_map, memo)
         if buffer is not None:
-            skip = {_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
+            skip = {_note_key(u["baseStory"] or u["revisedStory"]) for u in unprocessed}
             want = _wanted(rev_texts, {**story_map, **writer.importer.note_map}, skip)
             if writer.skipped or any(a["type"] != "formatRange" for a in writer.applied):
                 failing = _differences(buffer, base_texts, want, skip, unreferenced)
