@@ -538,7 +538,8 @@ def page_version_diff(diff: dict, start: int = 0, include_minor: bool = False, l
                       asks: dict | None = None) -> DiffPage:
     """The version diff text (spec §9.2) from change line `start` on, at most `limit` characters
     (never more than MAX_TEXT): the head lines every time, then whole change lines while they fit,
-    then a line that says how many are left and the `start` that continues. A single line longer
+    then a line that says how many are left and the `start` that continues (asks["rest"], when given,
+    is that line instead, formatted with `left`: for a reader who cannot ask). A single line longer
     than a part is cut, so every call moves on. Minor differences (see minor_difference) are left
     out and counted unless `include_minor`."""
     asks = asks or LIBRARY_ASKS
@@ -560,7 +561,9 @@ def page_version_diff(diff: dict, start: int = 0, include_minor: bool = False, l
         out.append(line)
         size += len(line) + 1
         at += 1
-    if at < total:
+    if at < total and "rest" in asks:  # a reader who cannot ask for the next part is told what it misses
+        out.append(asks["rest"].format(left=total - at))
+    elif at < total:
         out.append(f"Shown: changes {start + 1}-{at} of {total}; {total - at} more, ask with "
                    f"{asks['start'].format(n=at)} for the next part.")
     elif start and start >= total:

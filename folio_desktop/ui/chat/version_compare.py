@@ -40,6 +40,10 @@ def compare_with_open_document(window):
         return window.files.compare(earlier, str(later))
 
 
+# Claude cannot ask for a quick action's next part: the closing line tells it to say the summary is partial
+_QUICK_ASKS = {"minor": "include_minor=True", "rest": "… ({left} more changes are left out: tell me the summary is partial)"}
+
+
 def version_diff_message(prompt: str, comparison) -> tuple[str, str]:
     """(what Claude is sent, what the transcript shows) for `prompt` about an open compare window:
     the prompt, which files, and the version diff's first part of at most DIFF_CHARS (the engine's
@@ -47,11 +51,7 @@ def version_diff_message(prompt: str, comparison) -> tuple[str, str]:
     from ...agents.versions.compare import page_version_diff  # (the tool layer: not at start-up)
 
     earlier, later = Path(comparison.base_path).name, Path(comparison.revised_path).name
-    part = page_version_diff(comparison.diff, limit=DIFF_CHARS)
-    text = part.text
-    if part.next_start is not None:  # its last line says how to ask for the rest, which only a program can
-        left = part.total - part.next_start
-        text = text.rsplit("\n", 1)[0] + f"\n… ({left} more changes are left out: tell me the summary is partial)"
+    text = page_version_diff(comparison.diff, limit=DIFF_CHARS, asks=_QUICK_ASKS).text
     sent = (f"{prompt}\n\nEarlier version: {earlier}. Later version: {later}, the document open here. The ids in "
             f"brackets are the comparison's own: cite clauses by number.\n<version_diff>\n{text}\n</version_diff>")
     return sent, f"{prompt}\n(The differences between {earlier} and {later} go with this message.)"
