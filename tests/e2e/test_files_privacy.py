@@ -19,9 +19,9 @@ from docbuilder import build_docx
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
+from folio_desktop.agents.versions.privacy import apply_to_package
 from folio_desktop.assets import sample_contract_path
 from folio_desktop.docx import DocxReviewer
-from folio_desktop.docx.editing.anonymise import anonymise_authors
 from folio_desktop.docx.package.files import atomic_write, new_file_mode, write_document_file
 from folio_desktop.ui.desk.save_as_dialog import SaveAsOptionsDialog
 from folio_desktop.ui.desk.window import ReviewWindow
@@ -143,8 +143,8 @@ def test_save_as_with_privacy_says_what_it_removed_and_can_switch_to_the_copy(qt
 
 def test_anonymising_replaces_every_name_and_keeps_the_other_parts_byte_for_byte():
     data = TRACKED.read_bytes()
-    out, replaced = anonymise_authors(data)
-    assert replaced >= 5
+    out, report = apply_to_package(data, ["anonymize-revisions"])  # what Save As's "anonymise" applies
+    assert report["authorsReplaced"] >= 5
     rev = DocxReviewer.from_bytes(out)
     assert {c.author for c in rev.get_changes()} == {"Author"}
     assert {c.author for c in rev.all_comments()} == {"Author"}
@@ -155,7 +155,7 @@ def test_anonymising_replaces_every_name_and_keeps_the_other_parts_byte_for_byte
         assert changed and changed <= {"word/document.xml", "word/comments.xml", "word/people.xml"}
         if "word/people.xml" in b.namelist():
             assert b"presenceInfo" not in b.read("word/people.xml")
-    assert anonymise_authors(out)[1] == 0  # nothing left to replace
+    assert apply_to_package(out, ["anonymize-revisions"])[1]["authorsReplaced"] == 0  # nothing left to replace
 
 
 # -- permissions ------------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ parts (a theme, font table, settings ...), whether a save keeps them as read or 
 
 The open document is never changed: the options apply to a copy of its bytes on the way to disk.
 The metadata transforms only touch docProps/core.xml (the spec says so); replacing the authors is
-its own option, since who proposed a change is often what the other side should not learn.
+its own option (the comparison's anonymize-revisions transform), since who proposed a change is often what
+the other side should not learn.
 Repairing damaged parts is not a privacy option: on its own it does not make the file a copy.
 """
 
@@ -17,7 +18,6 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QGroupBox, Q
 
 from ...agents.versions import privacy
 from ...docx.comment_strip import strip_comments
-from ...docx.editing.anonymise import NEUTRAL_AUTHOR, anonymise_authors
 from ...docx.errors import DocxError
 from ...docx.package.damage import DAMAGED_PART_CHOICES, KEEP, REBUILD
 from ...docx.package.files import write_document_file
@@ -56,7 +56,8 @@ class SaveOptions:
 
     @property
     def privacy(self) -> dict:
-        return {"transforms": list(self.transforms)}
+        """The comparison's privacy options: the file's properties, and the names on the marks when anonymised."""
+        return {"transforms": list(self.transforms) + ([privacy.ANONYMIZE] if self.anonymise_authors else [])}
 
 
 def repairable_parts(reviewer) -> list[str]:
@@ -87,7 +88,7 @@ class SaveAsOptionsDialog(QDialog):
         self.keep_comments = QCheckBox("Keep comments")
         self.keep_comments.setChecked(options.keep_comments)
         layout.addWidget(self.keep_comments)
-        self.anonymise = QCheckBox(f"Replace the names on tracked changes and comments with “{NEUTRAL_AUTHOR}”")
+        self.anonymise = QCheckBox(f"Replace the names on tracked changes and comments with “{privacy.NEUTRAL_AUTHOR}”")
         self.anonymise.setChecked(options.anonymise_authors)
         layout.addWidget(self.anonymise)
         note = QLabel("Tracked changes keep their dates. Accept or reject them first if they should not leave "
@@ -123,7 +124,7 @@ def describe_removed(options: SaveOptions) -> str:
     if gone:
         parts.append(f"without {listed(gone)}")
     if options.anonymise_authors:
-        parts.append(f"with every tracked change and comment made by “{NEUTRAL_AUTHOR}”")
+        parts.append(f"with every tracked change and comment made by “{privacy.NEUTRAL_AUTHOR}”")
     if options.damaged_parts == REBUILD:
         parts.append("with its damaged parts repaired")
     return ", ".join(parts) or "as it is"
@@ -135,8 +136,6 @@ def save_with_options(reviewer, path, options: SaveOptions) -> None:
     data = reviewer.to_bytes(damaged_parts=options.damaged_parts)
     if not options.keep_comments:
         data = strip_comments(data)
-    if options.anonymise_authors:
-        data, _count = anonymise_authors(data)
     try:
         data, _report = privacy.apply_to_package(data, options.privacy)
     except privacy.FolioDocumentPrivacyArchiveError as exc:
