@@ -4,7 +4,7 @@ whose height differs most from the height it takes in Word's PDF.
 Each body paragraph our layout placed on the page before the first differing start is found in our
 PDF (our PDF is drawn at the layout's scale: a fragment at y px stands at 0.75 y pt) and, through the
 two PDFs' aligned word streams, in Word's. A paragraph's height is the distance from its first line's
-top to the next paragraph's (its lines, spacing and what keeps them apart), so the paragraph whose two
+top to the next paragraph's, both read from the PDFs' word boxes (its lines, spacing and what keeps them apart), so the paragraph whose two
 heights differ most is where the page fills differently; when none differs by a point, the heights
 agree and a rule (keep with next, widow control, a page break) decides the break differently.
 """
@@ -52,7 +52,9 @@ class Drift:
     def describe(self) -> str:
         where = (f"on our page {self.word_start_on_our_page}" if self.word_start_on_our_page is not None
                  else "not found in ours")
-        head = (f"page {self.page}: Word starts \"{self.word_start}\" ({where}); ours starts \"{self.our_start}\"")
+        total = sum(p.difference for p in self.paragraphs)
+        head = (f"page {self.page}: Word starts \"{self.word_start}\" ({where}); ours starts \"{self.our_start}\"; "
+                f"{len(self.paragraphs)} paragraphs before it measured, {total:+.1f} pt in all")
         if self.culprit is None:
             return head + "\n    paragraph heights agree within 1 pt: a break rule (keep with next, widows, a page " \
                           "break) decides differently"
@@ -130,10 +132,11 @@ def _paragraph_heights(layout_pages, page: int, ref, cand, to_word) -> list[Para
             continue  # (cells stand side by side: a height runs from row to row, not paragraph to paragraph)
         seen.add(id(frag.para))
         y = frag.top * PX_TO_PT
-        line = next((ln for top, ln in lines_by_top if abs(top - y) < 0.6 * frag.para.lines[0].height * PX_TO_PT + 2),
-                    None)
-        if line is not None and (page, line) in first_of_line:
-            starts.append((y, first_of_line[(page, line)], frag))
+        line = next(((top, ln) for top, ln in lines_by_top
+                     if abs(top - y) < 0.6 * frag.para.lines[0].height * PX_TO_PT + 2), None)
+        if line is not None and (page, line[1]) in first_of_line:
+            # measured in our PDF as Word's is measured in its own: from the tops of the words' boxes
+            starts.append((line[0], first_of_line[(page, line[1])], frag))
     out = []
     for (y, index, frag), (y_next, index_next, _f) in zip(starts, starts[1:]):
         a, b = to_word.get(index), to_word.get(index_next)
