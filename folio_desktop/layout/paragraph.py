@@ -172,10 +172,6 @@ class ParagraphMeasurer(DisplayText):
                     natural = uniform
                 else:
                     natural = max((h for a, b, h in ranges if a < end and b > start), default=mark_metrics)
-                if end == size and mark_metrics > natural:
-                    # the paragraph mark stands on the last line: a mark set larger than the text
-                    # makes that line taller in Word (TOC entries whose mark keeps a 12 pt size)
-                    natural = mark_metrics
                 height = heights.get(natural)
                 if height is None:
                     height = heights[natural] = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
