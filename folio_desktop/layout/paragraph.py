@@ -87,7 +87,8 @@ class ParagraphMeasurer(DisplayText):
         objects, floating = self._last_objects
         drawings = self._last_drawings
         comment_marks, hidden_changes = self._last_marks
-        vanished = (self.view != "all" and _vanishes(p, self.view, spans, breaks)) or _hidden_whole(p, para, spans)
+        vanished = ((self.view != "all" and _vanishes(p, self.view, spans, breaks))
+                    or _hidden_whole(p, para, spans, breaks or drawings))
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
         break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
@@ -451,13 +452,15 @@ def _vanishes(p, view: str, spans, breaks) -> bool:
     return mark is not None
 
 
-def _hidden_whole(p, para, spans) -> bool:
-    """Whether a paragraph is hidden whole: its mark hidden (w:vanish, w:specVanish) and no text
-    shown. Word lays out no line for it, as if it were not there (a TOC between hidden paragraphs
-    keeps its place); a cell's paragraph keeps its line (the cell's end mark is never hidden)."""
-    if not para.mark.hidden or any(sp.kind != "label" for sp in spans):
+def _hidden_whole(p, para, spans, shown_marks) -> bool:
+    """Whether a paragraph is hidden whole: its mark hidden (w:vanish, w:specVanish) and nothing
+    shown (no text but a list label, which takes the mark's format; shown_marks: its page breaks
+    and drawings). Word lays out no line for it, as if it were not there (a contents page between
+    hidden drafting notes keeps its place); a cell's paragraph keeps its line (a cell's end mark
+    is never hidden)."""
+    if not para.mark.hidden or shown_marks or any(sp.kind != "label" for sp in spans):
         return False
-    return p.getparent() is None or p.getparent().tag != _W + "tc"
+    return next(p.iterancestors(_W + "tc"), None) is None
 
 
 def _shown_label(block) -> str | None:
