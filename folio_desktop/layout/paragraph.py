@@ -87,7 +87,8 @@ class ParagraphMeasurer(DisplayText):
         objects, floating = self._last_objects
         drawings = self._last_drawings
         comment_marks, hidden_changes = self._last_marks
-        vanished = self.view != "all" and _vanishes(p, self.view, spans, breaks)
+        vanished = ((self.view != "all" and _vanishes(p, self.view, spans, breaks))
+                    or _hidden_whole(p, para, spans, breaks or drawings))
         # a page break that ends the paragraph starts the next block on a new page; it does not
         # leave an empty line behind (Word and LibreOffice keep the mark with the text before it)
         break_before = bool(breaks) and breaks[0] == 0 and len(text) > 1
@@ -193,10 +194,12 @@ class ParagraphMeasurer(DisplayText):
             return lines
 
         lines = lay_out_lines()
-        if shift and not geo.aligned and len(lines) > 1 and "\t" in text[lines[1].start:]:
-            # (entries laid out against a right-aligned stop, tables of contents, keep the shift
-            # on every line: measured against LibreOffice it breaks them the same way)
-            layout.setTextOption(geo.option(0.0))
+        if shift and len(lines) > 1 and "\t" in text[lines[1].start:]:
+            # later lines hold tabs too: their stops count from the indent, unshifted; an entry laid
+            # out against a right-aligned stop (a table of contents) keeps the shifted stops its
+            # first line reaches (measured against LibreOffice, it breaks its lines the same way)
+            layout.setTextOption(geo.split_option(shift, layout.lineAt(0).naturalTextWidth()) if geo.aligned
+                                 else geo.option(0.0))
             lines = lay_out_lines()
         if not lines:
             height = _grid_height(mark_metrics, para, grid) if grid else _line_height(mark_metrics, para)
@@ -272,22 +275,40 @@ class _Geometry:
         a right or centre stop."""
         option = self._options.get(shift)
         if option is None:
-            option = QTextOption()
-            option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
-            option.setAlignment(self._alignment)
-            option.setUseDesignMetrics(True)
-            if self._bidi:
-                from PySide6.QtCore import Qt
-
-                option.setTextDirection(Qt.RightToLeft)
-            option.setTabStopDistance(self.default_tab)
+            stops = None
             if shift is not None:
-                option.setTabs(sorted(
-                    (QTextOption.Tab(t.position + shift, t.type, t.delimiter)
-                     for t in _tab_stops(self.custom, self.first, self.left, self.default_tab, self.width)
-                     if t.position + shift >= 0),
-                    key=lambda t: t.position))
-            self._options[shift] = option
+                stops = [QTextOption.Tab(t.position + shift, t.type, t.delimiter) for t in self._stops()
+                         if t.position + shift >= 0]
+            option = self._options[shift] = self._make_option(stops)
+        return option
+
+    def split_option(self, shift: float, first_width: float) -> QTextOption:
+        """The text option of a paragraph whose first line is moved by -shift px and whose later
+        lines hold tabs as well, with a right or centre stop (a wrapped contents entry under a
+        hanging indent: its number's tab on the first line, its page number's on the last). Qt
+        keeps one list of stops for every line: the stops the first line can reach (up to its
+        width, first_width) go in shifted, the ones beyond unshifted, right for the later lines."""
+        stops = self._stops()
+        early = [QTextOption.Tab(t.position + shift, t.type, t.delimiter) for t in stops
+                 if 0 <= t.position + shift <= first_width]
+        cut = max((t.position for t in early), default=0.0)
+        return self._make_option(early + [t for t in stops if t.position > cut])
+
+    def _stops(self) -> list:
+        return _tab_stops(self.custom, self.first, self.left, self.default_tab, self.width)
+
+    def _make_option(self, stops: list | None) -> QTextOption:
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
+        option.setAlignment(self._alignment)
+        option.setUseDesignMetrics(True)
+        if self._bidi:
+            from PySide6.QtCore import Qt
+
+            option.setTextDirection(Qt.RightToLeft)
+        option.setTabStopDistance(self.default_tab)
+        if stops is not None:
+            option.setTabs(sorted(stops, key=lambda t: t.position))
         return option
 
 
@@ -429,6 +450,17 @@ def _vanishes(p, view: str, spans, breaks) -> bool:
         return False
     mark = p.find(f"{_W}pPr/{_W}rPr/{_W}{'ins' if view == 'original' else 'del'}")
     return mark is not None
+
+
+def _hidden_whole(p, para, spans, shown_marks) -> bool:
+    """Whether a paragraph is hidden whole: its mark hidden (w:vanish, w:specVanish) and nothing
+    shown (no text but a list label, which takes the mark's format; shown_marks: its page breaks
+    and drawings). Word lays out no line for it, as if it were not there (a contents page between
+    hidden drafting notes keeps its place); a cell's paragraph keeps its line (a cell's end mark
+    is never hidden)."""
+    if not para.mark.hidden or shown_marks or any(sp.kind != "label" for sp in spans):
+        return False
+    return next(p.iterancestors(_W + "tc"), None) is None
 
 
 def _shown_label(block) -> str | None:
