@@ -194,6 +194,27 @@ def test_two_emf_pictures_of_half_the_column_share_one_line(qapp):
     assert x_of(see, at + 1) - x_of(see, at) == pytest.approx(100, abs=0.5)
 
 
+def test_a_small_inline_picture_in_a_line_of_text_breaks_it_where_word_does(qapp):
+    """docxide-case16 (word-pdf): "This paragraph contains a small inline image [a 1 x 0.6 in
+    picture] embedded within the text" ends its line in Word's PDF and "flow." opens the next. The
+    picture held its 96 px less 8 px plus the replacement glyph's own advance, which Cambria's
+    stand-in (Caladea) does not have: 88 px, and the line had room for "flow." too."""
+    from conftest import CORPUS
+
+    from folio_desktop.layout.fonts import FontBook
+
+    book = FontBook()
+    if book.family("Cambria") == "Cambria" or "Caladea" not in book.family("Cambria"):
+        pytest.skip("Caladea is not installed (.ci/run installs it)")
+    rev = DocxReviewer.open(CORPUS / "word-pdf" / "docxide-case16.docx")
+    layout = layout_document(rev.document, view="none")
+    lines = [frag.para.text[line.start:line.end].strip() for page in layout.pages for frag in page.body_fragments()
+             for line in frag.para.lines[frag.first_line:frag.last_line + 1]]
+    line = next(t for t in lines if t.startswith("This paragraph contains"))
+    assert line.endswith("embedded within the text")
+    assert "flow." in lines
+
+
 @pytest.mark.parametrize("run", [
     vml_picture("width:351pt;height:225pt"),
     vml_picture("width:4.875in;height:3.125in"),
