@@ -426,7 +426,7 @@ def flow(pg, element, para: MeasuredParagraph, story: str = "main"):
     space_before = pg._space_before(para)
     top = pg._y + space_before
     if anchors:
-        if not pg._at_top and top + para.lines[0].height > pg._column.bottom - pg._notes_height + 0.01:
+        if not pg._at_top and top + _opening(para) > pg._column.bottom - pg._notes_height + 0.01:
             # the paragraph starts on the next page: its drawings go there with it
             yield from pg._next_column_or_page()
             page = pg._page
@@ -445,6 +445,18 @@ def flow(pg, element, para: MeasuredParagraph, story: str = "main"):
         wrapped = wrap_paragraph(para, pg._page, pg._column, pg._y + pg._space_before(para),
                                  pg._column.bottom - pg._notes_height)
     return wrapped
+
+
+def _opening(para: MeasuredParagraph) -> float:
+    """Height of the lines that must open a paragraph's first page, as the engine keeps them:
+    all of them when keepLines (or when widow control leaves no two-and-one split of three), its
+    first two under widow control, else its first (up to a page break inside it)."""
+    lines = para.lines
+    cut = next((i for i, line in enumerate(lines) if i and line.page_break_before), len(lines))
+    lines = lines[:cut]
+    if para.keep_lines or (para.widow_control and len(lines) <= 3):
+        return sum(line.height for line in lines)
+    return sum(line.height for line in lines[:2 if para.widow_control else 1])
 
 
 def place_fragment_anchors(pg, page: Page, frag: Fragment, column) -> None:

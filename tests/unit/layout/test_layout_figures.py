@@ -371,3 +371,19 @@ def test_exact_line_spacing_shows_only_the_foot_of_a_taller_picture(qapp):
     x = x_of(frag, 0)
     assert _is(image, x + 150, frag.top + 10, "#ff0000")
     assert _is(image, x + 150, frag.top - 5, "#ffffff") and _is(image, x + 150, TOP + 5, "#ffffff")
+
+
+def test_a_paragraph_that_orphan_control_moves_on_takes_its_picture_with_it(qapp):
+    """A two-line paragraph anchoring a square-wrapped picture, starting at 96 + 47 x 17.90 = 937.3
+    px: its first line fits above the 960 px margin, its second does not, and widow and orphan
+    control (Word's default) sends the whole paragraph to the next page. Its picture goes with its
+    anchor, to the top of page 2. (The picture stayed on page 1, under the last filler line.)"""
+    words = " ".join(["words"] * 20)  # two lines, beside the picture or not
+    body = _filler(47) + "<w:p>" + anchor(100, 50, 0, wrap="square") + text_run("Moved " + words) + "</w:p>"
+    _rev, layout = lay_out(body, {"rIdPic": ("p.png", _png("#ff0000"))})
+    number, text = where(layout, "Moved")
+    assert number == 2 and text.top == pytest.approx(TOP)
+    assert len(text.para.lines) == 2
+    assert not layout.pages[0].drawings
+    [drawing] = layout.pages[1].drawings
+    assert drawing.rect == QRectF(96, TOP, 100, 50)
