@@ -55,11 +55,14 @@ def paint_inline(painter: QPainter, page: Page) -> None:
                 continue
             # an exact line spacing shorter than the picture shows only its foot, as Word does
             box = para.lines[line.lineNumber()]
-            painter.save()
-            painter.setClipRect(QRectF(rect.x(), frag.y + box.y, rect.width(), box.height), Qt.IntersectClip)
+            clip = 0 < box.height < rect.height() - 0.5
+            if clip:
+                painter.save()
+                painter.setClipRect(QRectF(rect.x(), frag.y + box.y, rect.width(), box.height), Qt.IntersectClip)
             for shape in inline_shapes(holder, rect):
                 _paint_shape(painter, page.media, frag.story, shape)
-            painter.restore()
+            if clip:
+                painter.restore()
 
 
 def _paint_shape(painter: QPainter, media: MediaStore | None, story: str, shape: Shape) -> None:
