@@ -172,6 +172,23 @@ def test_a_figure_kept_with_its_caption_moves_to_the_next_page_whole(qapp):
             assert figure_page == 1 and caption_frag.top == pytest.approx(TOP)
 
 
+
+def test_a_caption_above_its_figure_goes_with_it_to_the_next_page(qapp):
+    """A caption set above its figure, the Caption paragraph kept with the next (keepNext): three
+    lines of intro end at 96 + 3 x 17.90 = 149.71 px, leaving
+    810.29 px. The caption (14.65 px, 200 twips = 13.33 px after) would fit; the figure's line,
+    800 + 3.67 px, would not. The chain, 14.65 + 13.33 + 803.67 = 831.65 px, fits on an empty page
+    (864 px): Word sets both on the next page, the caption no longer alone at the foot. (It is over
+    90% of a page, so our engine left the caption behind.)"""
+    caption = p("Figure 3: Distribution waterfall", ppr='<w:pStyle w:val="Caption"/><w:keepNext/>')
+    body = p("Intro one") + p("Intro two") + p("Intro three") + caption + "<w:p>" + inline(600, 800) + "</w:p>"
+    _rev, layout = lay_out(body, {"rIdPic": ("chart.emf", EMF)})
+    caption_page, caption_frag = where(layout, "Figure 3")
+    figure_page, figure_frag = picture_fragment(layout)
+    assert caption_page == figure_page == 2
+    assert caption_frag.top == pytest.approx(TOP)
+    assert figure_frag.top == pytest.approx(caption_frag.bottom + 200 / 15, abs=0.01)
+
 # -- inline pictures take exactly their size -----------------------------------------------------------
 
 
