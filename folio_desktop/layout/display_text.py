@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from lxml import etree
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFormat
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextCharFormat, QTextFormat, QTextLayout, QTextOption
 
 from ..docx.model.font_table import read_font_table
 from ..docx.package.ooxml import first_child
@@ -29,6 +29,7 @@ from ..docx.reading.inline import (
     TEXT,
     StoryState,
 )
+from .floating import effect_extent
 from .fonts import KANA
 from .model import EMU, TWIP, AcceptedMap, Span
 
@@ -408,16 +409,37 @@ class DisplayText:
         if kind == "anchor":
             floating.append((w, h))
             return
+        left, top, right, bottom = effect_extent(piece.node)
+        w, h = w + left + right, h + top + bottom
         objects.append((pos, w, h))
         cf = QTextCharFormat(self._char_format(self.formatter.run(piece.run, p, para_fmt, table_style),
                                                "text", None, False))
         font = cf.font()
-        # the replacement glyph, spaced out to the picture's width, holds its place on the line
-        font.setLetterSpacing(QFont.AbsoluteSpacing, max(w - 8.0, 0.0))
+        # the replacement glyph, spaced out to the picture's width, holds its place on the line:
+        # its own advance (which depends on the run's font) is taken off the spacing
+        font.setLetterSpacing(QFont.AbsoluteSpacing, w - self._object_advance(font))
         cf.setFont(font)
         cf.setForeground(QColor(0, 0, 0, 0))  # the picture is painted there (ui/pages/drawings.py), not the glyph
         formats.append((pos, pos + 1, cf))
         spans.append(Span(pos, pos + 1, "object"))
+
+    def _object_advance(self, font: QFont) -> float:
+        """The advance of OBJECT_CHAR set alone in font (px, without letter spacing), as a line measures it."""
+        key = ("object advance", font.key())
+        advance = self._formats.get(key)
+        if advance is None:
+            plain = QFont(font)
+            plain.setLetterSpacing(QFont.AbsoluteSpacing, 0.0)
+            layout = QTextLayout(OBJECT_CHAR + " ", plain)  # (alone, its width is rounded up)
+            option = QTextOption()
+            option.setUseDesignMetrics(True)
+            layout.setTextOption(option)
+            layout.beginLayout()
+            line = layout.createLine()
+            line.setLineWidth(1e6)
+            layout.endLayout()
+            advance = self._formats[key] = line.cursorToX(1)[0]
+        return advance
 
 
 def _half_points(pt: float) -> float:

@@ -436,8 +436,10 @@ class Paginator:
             yield from self._next_column_or_page(hard=True)
         if para.keep_next and not self._at_top and not self._ends_page_section(element):
             chain = self._keep_chain_height(element, para)
+            # a chain that fits on an empty page goes there whole (a figure with its caption);
+            # one taller than a page is broken where the page ends, as in Word
             full = self._column.bottom - self._column.top
-            if chain > self._room() and chain <= full * 0.9:
+            if self._room() < chain <= full:
                 yield from self._next_column_or_page()
         if para.drawings or self._page.drawings:  # floating drawings: placed here, text wrapped around them
             para = yield from floating.flow(self, element, para, story)

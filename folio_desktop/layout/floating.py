@@ -32,6 +32,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QTextLayout
 
 from ..docx.errors import DocxError
+from ..docx.reading.inline import VML_NS, vml_size
 from .model import EMU, TWIP, Fragment, Line, MeasuredParagraph, Page
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -42,6 +43,7 @@ PIC = "{http://schemas.openxmlformats.org/drawingml/2006/picture}"
 WPS = "{http://schemas.microsoft.com/office/word/2010/wordprocessingShape}"
 WPG = "{http://schemas.microsoft.com/office/word/2010/wordprocessingGroup}"
 R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+V = "{" + VML_NS + "}"
 CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 T_ANCHOR, T_INLINE = WP + "anchor", WP + "inline"
 # a line beside an object needs room for a few characters, or it goes below (Word leaves a
@@ -203,6 +205,10 @@ def place_anchor(pg, anchor, page: Page, column, para: MeasuredParagraph, top: f
         pv = _position(anchor.find(WP + "positionV")) or ("paragraph", ("offset", 0.0))
         x = _place_axis(horizontal.get(ph[0], horizontal["column"]), ph[1], w, odd)
         y = _place_axis(vertical.get(pv[0], vertical["paragraph"]), pv[1], h, odd)
+        if pv[0] not in vertical or pv[0] in ("paragraph", "line"):
+            # an object that moves with its text stays on its anchor's page: near the page's foot
+            # it is moved up until its bottom edge is the page's (Word)
+            y = max(min(y, page.height - h), 0.0)
     wrap, side, wrap_el = _wrap(anchor)
     dist_holder = anchor if wrap_el is None or wrap_el.get("distT") is None else wrap_el
     dist = tuple(_emu(dist_holder.get(k) or anchor.get(k)) for k in ("distT", "distB", "distL", "distR"))
@@ -220,9 +226,41 @@ def place_anchor(pg, anchor, page: Page, column, para: MeasuredParagraph, top: f
     return drawing
 
 
+def effect_extent(holder) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) px a wp:inline's wp:effectExtent adds around its extent for
+    shadows and outlines (ECMA-376 §20.4.2.6): Word's line holds them too. Zero for other holders."""
+    effect = holder.find(WP + "effectExtent") if holder is not None else None
+    if effect is None:
+        return 0.0, 0.0, 0.0, 0.0
+    left, top, right, bottom = (max(_emu(effect.get(k)), 0.0) for k in ("l", "t", "r", "b"))
+    return left, top, right, bottom
+
+
+def inline_picture(holder, x: float, baseline: float) -> QRectF | None:
+    """Where an inline object whose room starts at page x `x` on a line with that baseline draws:
+    a wp:inline its extent (inside its effect extent), a VML picture or OLE object (v:shape) its
+    style size; None for anything else."""
+    if holder.tag == T_INLINE:
+        extent = holder.find(WP + "extent")
+        if extent is None:
+            return None
+        left, _top, _right, bottom = effect_extent(holder)
+        w, h = _emu(extent.get("cx")), _emu(extent.get("cy"))
+        return QRectF(x + left, baseline - bottom - h, w, h)
+    if holder.tag.startswith(V):
+        size = vml_size(holder.getparent())
+        if size is None:
+            return None
+        return QRectF(x, baseline - size[2] * EMU, size[1] * EMU, size[2] * EMU)
+    return None
+
+
 def inline_shapes(holder, rect: QRectF) -> list[Shape]:
-    """What a wp:inline draws in the room its line holds: its picture, or a chart's placeholder
-    (inline shapes and groups keep their room but are not drawn yet)."""
+    """What a wp:inline or an inline VML shape draws in the room its line holds: its picture, or a
+    chart's placeholder (inline shapes and groups keep their room but are not drawn yet)."""
+    if holder.tag.startswith(V):  # a VML picture or an OLE object's preview (v:imagedata)
+        data = holder.find(V + "imagedata")
+        return [Shape(rect, "picture", embed=data.get(R + "id") if data is not None else None)]
     graphic = holder.find(f"{A}graphic/{A}graphicData")
     if graphic is None:
         return []
@@ -388,7 +426,7 @@ def flow(pg, element, para: MeasuredParagraph, story: str = "main"):
     space_before = pg._space_before(para)
     top = pg._y + space_before
     if anchors:
-        if not pg._at_top and top + para.lines[0].height > pg._column.bottom - pg._notes_height + 0.01:
+        if not pg._at_top and top + _opening(para) > pg._column.bottom - pg._notes_height + 0.01:
             # the paragraph starts on the next page: its drawings go there with it
             yield from pg._next_column_or_page()
             page = pg._page
@@ -399,7 +437,26 @@ def flow(pg, element, para: MeasuredParagraph, story: str = "main"):
             drawing = place_anchor(pg, anchor, page, column, para, top, column.x, offset, story)
             if drawing is not None:
                 page.drawings.append(drawing)
-    return wrap_paragraph(para, page, pg._column, top, pg._column.bottom - pg._notes_height)
+    wrapped = wrap_paragraph(para, page, pg._column, top, pg._column.bottom - pg._notes_height)
+    if wrapped.lines[0].page_break_before and not pg._at_top:
+        # no room for its first line beside or below the drawings here: the text moves on to the
+        # next page, the drawings stay on their anchor's page
+        yield from pg._next_column_or_page()
+        wrapped = wrap_paragraph(para, pg._page, pg._column, pg._y + pg._space_before(para),
+                                 pg._column.bottom - pg._notes_height)
+    return wrapped
+
+
+def _opening(para: MeasuredParagraph) -> float:
+    """Height of the lines that must open a paragraph's first page, as the engine keeps them:
+    all of them when keepLines (or when widow control leaves no two-and-one split of three), its
+    first two under widow control, else its first (up to a page break inside it)."""
+    lines = para.lines
+    cut = next((i for i, line in enumerate(lines) if i and line.page_break_before), len(lines))
+    lines = lines[:cut]
+    if para.keep_lines or (para.widow_control and len(lines) <= 3):
+        return sum(line.height for line in lines)
+    return sum(line.height for line in lines[:2 if para.widow_control else 1])
 
 
 def place_fragment_anchors(pg, page: Page, frag: Fragment, column) -> None:
@@ -471,8 +528,10 @@ def wrap_paragraph(para: MeasuredParagraph, page: Page, column, top: float, limi
         free, below = _segments(obstacles, top, top + para.lines[0].height, x_origin + first_offset,
                                 x_origin + para.width)
         line = para.lines[0]
-        if free or below is None or below + line.height > limit:
+        if free or below is None:
             return para
+        if below + line.height > limit:  # the empty line opens the next page
+            return replace(para, lines=[replace(line, page_break_before=True)])
         return replace(para, lines=[replace(line, height=line.height + below - top)])
     layout = QTextLayout(para.text, old.font())
     layout.setCacheEnabled(True)
@@ -495,7 +554,8 @@ def wrap_paragraph(para: MeasuredParagraph, page: Page, column, top: float, limi
         qline.setLeadingIncluded(True)
         start = qline.textStart()
         # the line's height as first measured (line spacing applied) stands for the wrapped one's
-        height = para.lines[max(bisect.bisect_right(starts, start) - 1, 0)].height
+        first = max(bisect.bisect_right(starts, start) - 1, 0)
+        height = para.lines[first].height
         gap = 0.0
         if not queue:
             offset = first_offset if not lines else 0.0
@@ -509,10 +569,11 @@ def wrap_paragraph(para: MeasuredParagraph, page: Page, column, top: float, limi
                         break
                     gap = below - page_y
                 if gap and page_y + gap + height > limit:
+                    # no room beside or under the object here: the line opens the next page (the
+                    # first one too: flow() then moves the whole paragraph on)
                     gap, free = 0.0, [(x_origin + offset, x_origin + width)]
-                    if lines:  # no room beside or under the object here: the line opens the next page
-                        breaks_before.add(start)
-                        on_next_page = True
+                    breaks_before.add(start)
+                    on_next_page = changed = True
             else:
                 free = [(x_origin + offset, x_origin + width)]
             if free != [(x_origin + offset, x_origin + width)] or gap:
@@ -527,10 +588,10 @@ def wrap_paragraph(para: MeasuredParagraph, page: Page, column, top: float, limi
         row_height = max(row_height, height)
         last_of_row = not queue or end >= len(para.text)
         box = gap + row_height if last_of_row else 0.0  # a row's segments share one line box
-        if height > qline.height():  # the baseline sits low in a taller box, as measure() sets it
-            qline.setPosition(QPointF(a, y + gap + (height - qline.height()) * 0.8))
-        lines.append(Line(y, box, qline.ascent(), start, end,
-                          page_break_before=bool(lines) and start in breaks_before))
+        if height > qline.height():  # the baseline sits as low in the box as measure() set it
+            qline.setPosition(QPointF(a, y + gap + _drop(old, para.lines, first, height)))
+        lines.append(Line(y, box, qline.ascent(), start, end, page_break_before=start in breaks_before
+                          and (bool(lines) or on_next_page)))
         if last_of_row:
             y += box
             queue = []
@@ -538,6 +599,15 @@ def wrap_paragraph(para: MeasuredParagraph, page: Page, column, top: float, limi
     if not changed or not lines:
         return para
     return replace(para, layout=layout, lines=lines)
+
+
+def _drop(layout: QTextLayout, lines: list[Line], index: int, height: float) -> float:
+    """How far below its box's top measure() set line `index`'s text (Qt's line box): near the
+    foot of a taller box, at its foot under an inline picture."""
+    qline = layout.lineAt(index) if index < layout.lineCount() else None
+    if qline is None or not qline.isValid():
+        return 0.0
+    return min(max(qline.position().y() - lines[index].y, 0.0), height)
 
 
 # -- media ------------------------------------------------------------------------------------------------------

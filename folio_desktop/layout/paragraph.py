@@ -176,18 +176,22 @@ class ParagraphMeasurer(DisplayText):
                 height = heights.get(natural)
                 if height is None:
                     height = heights[natural] = _grid_height(natural, para, grid) if grid else _line_height(natural, para)
+                picture = 0.0
                 if pictures_at and para.line_rule != "exact":
                     pictures = [h for o, h in pictures_at if start <= o < end]
-                    if pictures:
+                    if pictures and max(pictures) + natural * 0.2 >= height:
                         # an inline picture stands on the baseline: its line is the picture and the text's
                         # descent, which a multiple line spacing does not scale (Word: the OpenChain
                         # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
-                        height = max(height, max(pictures) + natural * 0.2)
+                        picture = max(pictures)
+                        height = picture + natural * 0.2
                 lines.append(Line(y, height, line.ascent(), start, end,
                                   page_break_before=bool(lines) and start in break_starts))
                 qt_height = line.height()
-                # the baseline sits low in a taller ("exact" or "atLeast") box, as in Word
-                line.setPosition(QPointF(offset, y + (height - qt_height) * 0.8 if height > qt_height else y))
+                if picture:  # the picture's top is the line's top
+                    line.setPosition(QPointF(offset, y + picture - line.ascent()))
+                else:  # the baseline sits low in a taller ("exact" or "atLeast") box, as in Word
+                    line.setPosition(QPointF(offset, y + (height - qt_height) * 0.8 if height > qt_height else y))
                 y += height
                 offset = 0.0
             layout.endLayout()

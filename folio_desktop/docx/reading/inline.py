@@ -232,13 +232,15 @@ def _run(run, state, hidden_styles, ins, dele, out: list) -> None:
                 except ValueError:
                     pass
         elif tag == T_DRAWING:
-            for holder in child:
-                extent = holder.find(f"{{{WP_NS}}}extent")
-                if extent is None:
-                    continue
-                kind = "inline" if holder.tag == f"{{{WP_NS}}}inline" else "anchor"
-                append(Piece(OBJECT, "", run, ins, dele, hidden,
-                             f"{kind}:{extent.get('cx', '0')}:{extent.get('cy', '0')}", holder))
+            _drawing(child, run, ins, dele, hidden, out)
+        elif tag == T_PICT or tag == T_OBJECT:
+            drawing = child.find(T_DRAWING)
+            if drawing is not None:  # an embedded object Word shows through a DrawingML picture
+                _drawing(drawing, run, ins, dele, hidden, out)
+            else:
+                size = vml_size(child)
+                if size is not None:
+                    append(Piece(OBJECT, "", run, ins, dele, hidden, f"inline:{size[1]}:{size[2]}", size[0]))
         elif tag == T_FOOTNOTE_REF:
             append(Piece(NOTE, "", run, ins, dele, hidden, "footnote", child))
         elif tag == T_ENDNOTE_REF:
@@ -252,6 +254,59 @@ def _run(run, state, hidden_styles, ins, dele, out: list) -> None:
                 _run(branch, state, hidden_styles, ins, dele, out)  # the branch's children are run content
                 for sub in out[start:]:
                     sub.run = run
+
+
+def _drawing(drawing, run, ins, dele, hidden, out: list) -> None:
+    """The OBJECT piece of a w:drawing: its wp:inline or wp:anchor, sized by wp:extent (never by the
+    picture's own bytes: an EMF or WMF Qt cannot decode takes the same room)."""
+    for holder in drawing:
+        extent = holder.find(f"{{{WP_NS}}}extent")
+        if extent is None:
+            continue
+        kind = "inline" if holder.tag == f"{{{WP_NS}}}inline" else "anchor"
+        out.append(Piece(OBJECT, "", run, ins, dele, hidden,
+                         f"{kind}:{extent.get('cx', '0')}:{extent.get('cy', '0')}", holder))
+
+
+VML_NS = "urn:schemas-microsoft-com:vml"
+# the VML elements that draw something (v:shapetype only defines a type for them)
+_VML_SHAPES = frozenset(f"{{{VML_NS}}}{name}" for name in (
+    "shape", "rect", "roundrect", "oval", "group", "image", "line", "polyline", "arc", "curve"))
+_EMU_PER = {"pt": 12700, "in": 914400, "cm": 360000, "mm": 36000, "pc": 152400, "px": 9525, "": 9525}
+
+
+def _vml_length(raw: str | None) -> int | None:
+    """EMU of a VML style length ("468pt", "2.5in", "120"; a bare number is in px)."""
+    raw = (raw or "").strip().lower()
+    unit = raw[-2:] if raw[-2:] in _EMU_PER else ""
+    try:
+        return round(float(raw[: len(raw) - len(unit)]) * _EMU_PER[unit])
+    except ValueError:
+        return None
+
+
+def vml_size(carrier: etree._Element) -> tuple[etree._Element, int, int] | None:
+    """(the shape, width, height in EMU) of the inline VML picture of a w:pict or w:object: its
+    first shape's style width and height, the size Word shows it at (an OLE object's w:dxaOrig and
+    w:dyaOrig, in twips, are its original size, read only when the shape gives none). None for a
+    shape positioned absolutely: a floating VML shape takes no room on the line."""
+    shape = next((el for el in carrier if el.tag in _VML_SHAPES), None)
+    style: dict[str, str] = {}
+    if shape is not None:
+        for item in (shape.get("style") or "").split(";"):
+            name, _, value = item.partition(":")
+            style[name.strip().lower()] = value.strip()
+        if style.get("position") == "absolute":
+            return None
+    w, h = _vml_length(style.get("width")), _vml_length(style.get("height"))
+    if (w is None or h is None) and carrier.tag == T_OBJECT:
+        try:
+            w, h = int(carrier.get(_W + "dxaOrig", "")) * 635, int(carrier.get(_W + "dyaOrig", "")) * 635
+        except ValueError:
+            return None
+    if w is None or h is None or w <= 0 or h <= 0:
+        return None
+    return (shape if shape is not None else carrier), w, h
 
 
 def text_boxes(p: etree._Element) -> list[etree._Element]:

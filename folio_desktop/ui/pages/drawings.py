@@ -13,8 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 
 from ...layout import Page
-from ...layout.floating import T_INLINE, Drawing, MediaStore, Shape, inline_shapes
-from ...layout.model import EMU
+from ...layout.floating import T_ANCHOR, Drawing, MediaStore, Shape, inline_picture, inline_shapes
 
 PLACEHOLDER_FILL = QColor("#f1f3f5")
 PLACEHOLDER_EDGE = QColor("#c4c9cf")
@@ -45,27 +44,25 @@ def paint_inline(painter: QPainter, page: Page) -> None:
             continue
         layout = para.layout
         for offset, holder in para.drawings:
-            if holder.tag != T_INLINE:
+            if holder.tag == T_ANCHOR:
                 continue
             line = layout.lineForTextPosition(offset)
             if not line.isValid() or not frag.first_line <= line.lineNumber() <= frag.last_line:
                 continue
-            extent = holder.find(holder.tag.replace("inline", "extent"))
-            if extent is None:
+            rect = inline_picture(holder, frag.x + para.x + line.cursorToX(offset)[0],
+                                  frag.y + line.y() + line.ascent())
+            if rect is None:
                 continue
-            w, h = _emu(extent.get("cx")), _emu(extent.get("cy"))
-            x = frag.x + para.x + line.cursorToX(offset)[0]
-            baseline = frag.y + line.y() + line.ascent()
-            rect = QRectF(x, baseline - h, w, h)
+            # an exact line spacing shorter than the picture shows only its foot, as Word does
+            box = para.lines[line.lineNumber()]
+            clip = 0 < box.height < rect.height() - 0.5
+            if clip:
+                painter.save()
+                painter.setClipRect(QRectF(rect.x(), frag.y + box.y, rect.width(), box.height), Qt.IntersectClip)
             for shape in inline_shapes(holder, rect):
                 _paint_shape(painter, page.media, frag.story, shape)
-
-
-def _emu(raw) -> float:
-    try:
-        return int(raw) * EMU
-    except (TypeError, ValueError):
-        return 0.0
+            if clip:
+                painter.restore()
 
 
 def _paint_shape(painter: QPainter, media: MediaStore | None, story: str, shape: Shape) -> None:
