@@ -34,6 +34,7 @@ from .paragraph import ParagraphMeasurer, joined_away
 
 _W = "{" + W_NS + "}"
 T_P, T_TBL, T_SDT, T_SDT_CONTENT = (_W + t for t in ("p", "tbl", "sdt", "sdtContent"))
+MIN_RUN_IN = 24.0  # px: less room than this after a run-in heading, and the paragraph starts its own line
 
 
 class Paginator:
@@ -68,7 +69,8 @@ class Paginator:
 
     # -- measurement -----------------------------------------------------------------------------
 
-    def measure(self, p, width: float, table_style=None, cell=None, story="main", block=None) -> MeasuredParagraph:
+    def measure(self, p, width: float, table_style=None, cell=None, story="main", block=None,
+                run_in: float | None = None) -> MeasuredParagraph:
         # keyed by the element itself (identity), so a removed paragraph's id can never be reused
         # body text follows the section's line grid; notes (and headers) do not
         pitch = self.section.grid_pitch if story == "main" and getattr(self, "section", None) else None
@@ -77,7 +79,8 @@ class Paginator:
         mark = self._note_mark(story) if story != "main" else None
         # comment ranges that began in an earlier paragraph are still open here (multi-paragraph ranges)
         open_comments = self.open_comments.get(p, ())
-        key = (round(width, 1), table_style, cell, grid, mark, open_comments)
+        key = (round(width, 1), table_style, cell, grid, mark, open_comments,
+               None if run_in is None else round(run_in, 1))
         known = self._measured.get(p)
         cached = known.get(key) if known is not None else None
         if cached is None:
@@ -105,7 +108,7 @@ class Paginator:
                         start = block.start_of(p)
                         block = block if block.element is p else None
             cached = self.measurer.measure(p, block, width, table_style, cell, self.note_numbers, grid, mark,
-                                           open_comments, joined, joined_open)
+                                           open_comments, joined, joined_open, run_in)
             if start:
                 cached.accepted = cached.accepted.shifted(start)
             known[key] = cached
@@ -237,6 +240,7 @@ class Paginator:
                     self._set_columns(keep_y=True)
             start = None
             self._prev_para: MeasuredParagraph | None = None
+            self._run_on = None  # (paragraph, its last fragment) whose hidden mark runs the next one on
             self._break_pending = False
             for element in flow[first:]:
                 self._current = (s_index, element)
@@ -384,11 +388,37 @@ class Paginator:
         return max(before - after, 0.0) if self.collapse_spacing else before
 
     def _place_element(self, element):
+        run_on, self._run_on = self._run_on, None
         if element.tag == T_TBL:
             yield from tables.place_table(self, element)
-        else:
+            return
+        run_in = self._run_in(run_on)
+        para = self.measure(element, self._column.width, run_in=run_in[0] if run_in else None)
+        if run_in is not None and (para.drawings or para.vanished):
+            run_in = None  # (wrapped around a drawing, or not shown: on its own lines)
             para = self.measure(element, self._column.width)
-            yield from self._place_paragraph(element, para)
+        yield from self._place_paragraph(element, para, run_in=run_in)
+        last = self._page.fragments[-1] if self._page.fragments else None
+        if last is not None and last.para_element is element and last.para.runs_on \
+                and last.last_line == len(last.para.lines) - 1:
+            self._run_on = last
+
+    def _run_in(self, frag: Fragment | None) -> tuple[float, float] | None:
+        """(x from the column's left, baseline y) where a paragraph runs on after `frag`, the last
+        fragment of one whose mark is hidden: on its last line, after its text (Word's style
+        separator). None when there is no such paragraph on this column, or too little room is left
+        on that line (the paragraph then starts a line of its own)."""
+        if frag is None or not self._page.fragments or self._page.fragments[-1] is not frag:
+            return None
+        column = self._column
+        if not column.x - 1 <= frag.x <= column.x + column.width:
+            return None
+        para = frag.para
+        line = para.layout.lineAt(frag.last_line)
+        end = frag.x + para.x + line.position().x() + line.naturalTextWidth() - column.x
+        if column.width - end < MIN_RUN_IN:
+            return None
+        return end, frag.y + line.position().y() + line.ascent()
 
     def _ends_page_section(self, element) -> bool:
         """Whether this paragraph ends a section and the next section starts on a new page: nothing
@@ -416,25 +446,34 @@ class Paginator:
                 continue
             prev, para = para, nxt
             gap = self._gap(prev.space_after, para.space_before)
+            # a paragraph run on after a hidden mark shares its first line with the one before
+            shared = para.lines[0].height + gap + prev.space_after if prev.runs_on else 0.0
             if para.keep_next and not self._ends_page_section(el):
-                height += gap + para.content_height + para.space_after
+                height += gap + para.content_height + para.space_after - shared
             else:
                 # the chain ends with the lines that must open this paragraph's page: all of them
                 # when keepLines (or widow control leaves no 2 + 1 split), else its first two
                 whole = para.keep_lines or (para.widow_control and len(para.lines) <= 3)
                 head = para.lines if whole else para.lines[:2]
-                height += gap + sum(line.height for line in head)
+                height += gap + sum(line.height for line in head) - shared
         return height
 
-    def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None):
+    def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None,
+                         run_in: tuple[float, float] | None = None):
+        """run_in: (x, baseline) of the line the paragraph's first line runs on into (_run_in)."""
         if para.vanished:  # a paragraph this view leaves out takes no room
             return
         if block_id is None:
             block = self.snapshot.block_of_paragraph.get(element)
             block_id = block.id if block is not None else None
-        if para.page_break_before and not self._at_top:
+        if run_in is not None:
+            # its first line is the run-in heading's last: baselines level, no space between them
+            first = para.layout.lineAt(0)
+            self._y = run_in[1] - (first.position().y() + first.ascent())
+            self._at_top = False
+        elif para.page_break_before and not self._at_top:
             yield from self._next_column_or_page(hard=True)
-        if para.keep_next and not self._at_top and not self._ends_page_section(element):
+        if para.keep_next and run_in is None and not self._at_top and not self._ends_page_section(element):
             chain = self._keep_chain_height(element, para)
             # a chain that fits on an empty page goes there whole (a figure with its caption);
             # one taller than a page is broken where the page ends, as in Word
@@ -443,7 +482,7 @@ class Paginator:
                 yield from self._next_column_or_page()
         if para.drawings or self._page.drawings:  # floating drawings: placed here, text wrapped around them
             para = yield from floating.flow(self, element, para, story)
-        space_before = self._space_before(para)
+        space_before = self._space_before(para) if run_in is None else 0.0
         pad = frame_pads(self._prev_para, para, self._next_measured(element)) if para.frame is not None else NO_PADS
         lines = para.lines
         i = 0
@@ -472,10 +511,10 @@ class Paginator:
                 fit += 1
             remaining = len(lines) - i - fit
             if fit and remaining and not (i + fit < len(lines) and lines[i + fit].page_break_before):
-                if para.keep_lines and i == 0 and not self._at_top:
+                if para.keep_lines and i == 0 and not self._at_top and run_in is None:
                     fit = 0
                 elif para.widow_control and len(lines) > 1:
-                    if i == 0 and fit == 1 and not self._at_top:
+                    if i == 0 and fit == 1 and not self._at_top and run_in is None:
                         fit = 0  # an orphan first line goes with the rest
                     elif remaining == 1 and fit > 1:
                         fit -= 1  # leave no widow on the next page

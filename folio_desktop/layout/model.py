@@ -141,6 +141,7 @@ class MeasuredParagraph:
     # where a change's text is left out of this view (deleted text in Simple Markup): (offset, author)
     hidden_changes: list[tuple[int, str | None]] = field(default_factory=list)
     vanished: bool = False  # a paragraph this view leaves out (deleted in an accepted view, inserted in Original)
+    runs_on: bool = False  # its mark is hidden (a style separator): the next paragraph goes on on its last line
     keep_next: bool = False
     keep_lines: bool = False
     widow_control: bool = True
@@ -443,6 +444,7 @@ class DocumentLayout:
         """(blockId, accepted-view offset) at a point of a page, or None outside any body text."""
         if not 1 <= number <= len(self.pages):
             return None
+        found = None
         for frag in self.pages[number - 1].body_fragments():
             if frag.rect.contains(point) and frag.block_id:
                 para = frag.para
@@ -450,8 +452,14 @@ class DocumentLayout:
                     line = para.layout.lineAt(i)
                     top = frag.y + para.lines[i].y
                     if top <= point.y() <= top + para.lines[i].height:
-                        cursor = line.xToCursor(point.x() - frag.x - para.x)
+                        x = point.x() - frag.x - para.x
+                        cursor = line.xToCursor(x)
                         cursor = min(max(cursor, 0), len(para.accepted) - 1) if para.accepted else 0
                         acc = para.accepted[cursor] if para.accepted else 0
-                        return frag.block_id, max(acc, 0)
-        return None
+                        # two paragraphs share a line after a run-in heading: the one whose text is at x
+                        start = line.position().x()
+                        if start <= x <= start + line.naturalTextWidth() or found is None:
+                            found = (frag.block_id, max(acc, 0))
+                        if start <= x <= start + line.naturalTextWidth():
+                            return found
+        return found

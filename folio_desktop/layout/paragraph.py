@@ -70,13 +70,16 @@ class ParagraphMeasurer(DisplayText):
     def measure(self, p: etree._Element, block, width: float, table_style=None, cell_position=None,
                 note_numbers: dict | None = None, grid: float = 0.0, note_mark: str | None = None,
                 open_comments: tuple[str, ...] = (), joined: tuple = (),
-                joined_open: tuple | None = None) -> MeasuredParagraph:
+                joined_open: tuple | None = None, run_in: float | None = None) -> MeasuredParagraph:
         """grid: the section's line pitch in px when it has a line grid and p is body text;
         note_mark: the number a footnote or endnote paragraph shows at its w:footnoteRef;
         open_comments: comment ranges open where the paragraph starts (where the first joined one
         starts); joined: the paragraphs a deleted mark runs on into p, in an accepted view (the
         whole is one paragraph with p's properties, its accepted offsets those of their block);
-        joined_open: the comment ranges open where each of them after the first starts."""
+        joined_open: the comment ranges open where each of them after the first starts;
+        run_in: where the first line starts, px from the column's left edge, in place of the first-line
+        indent: the paragraph runs on from the last line of one whose mark is hidden (a style
+        separator: a run-in heading's text, then this paragraph's on the same line)."""
         para = self.formatter.paragraph(p, table_style, cell_position)
         if not para.snap_to_grid:
             grid = 0.0
@@ -117,6 +120,8 @@ class ParagraphMeasurer(DisplayText):
         layout.setCacheEnabled(True)
         geo = self._geometry(para, width)
         left, first, avail = geo.left, geo.first, geo.avail
+        if run_in is not None:
+            first = run_in - left
         has_tab = "\t" in text  # (stops matter only to a paragraph with a tab: most have none)
         shift = -first
         layout.setTextOption(geo.option(shift if has_tab else None))
@@ -218,6 +223,7 @@ class ParagraphMeasurer(DisplayText):
             contextual_key=para.style_id if para.contextual_spacing else None,
             list_key=para.num_id, auto_before=para.before_autospacing, auto_after=para.after_autospacing,
             comment_marks=comment_marks, hidden_changes=hidden_changes, vanished=vanished,
+            runs_on=para.mark.hidden and not vanished and not break_after and bool(text.strip()),
             frame=paragraph_frame(para, self.formatter.theme) if para.borders or para.shading else None,
             double_lines=[(a, b, cf.property(DOUBLE_LINE), cf) for a, b, cf in formats if cf.hasProperty(DOUBLE_LINE)],
         )
