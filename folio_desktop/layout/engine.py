@@ -499,7 +499,7 @@ class Paginator:
                 if fit > 0 and line.page_break_before:
                     break
                 extra = footnotes.notes_for_line(self, para, i + fit)
-                if used + line.height + notes_extra + extra > room + 0.01:
+                if used + line.height - line.slack + notes_extra + extra > room + 0.01:
                     # the line may still end this page if its notes' first lines fit with it:
                     # the rest of them continues on the next page (Word)
                     least = footnotes.notes_for_line(self, para, i + fit, least=True)

@@ -63,6 +63,12 @@ WIDTH_FACTORS = {
     ("cambria", "Caladea"): {(False, False): 1.048, (True, False): 1.027, (False, True): 1.031, (True, True): 1.027},
     ("aptos", "Liberation Sans"): dict.fromkeys([(False, False), (True, False), (False, True), (True, True)], 0.974),
 }
+# Word's single line per em of originals whose stand-in is shorter or taller (its hhea ascender,
+# descender and line gap): Caladea's is 1.15 em, Cambria's 2401/2048; Liberation Sans's 1.15,
+# Aptos's 2500/2048. Measured in Word's PDFs (word-pdf/): Cambria 11 pt at 1.15 lines is 14.81 pt a
+# line (docxide-case22), Aptos 12 pt at 1.15 lines 16.84 pt (docxide-case05); with the stand-in's own
+# heights every page of such a document fell short by a line or two.
+LINE_FACTORS = {"cambria": 2401 / 2048, "aptos": 2500 / 2048}
 # Fonts with Chinese, Japanese and Korean glyphs, in order of preference, for text whose East Asian
 # font is not installed. The fonts Word falls back to (MS Mincho, SimSun, ...) set every ideograph
 # and kana one em wide; WenQuanYi Zen Hei sets its kana 1048/1024 em (ideographs one em), so kana
@@ -98,6 +104,7 @@ class FontBook:
         self._resolved: dict[str, str] = {}
         self._fonts: dict[tuple, QFont] = {}
         self._line_factor: dict[tuple, float] = {}
+        self._line_override: dict[str, float] = {}  # a stand-in family -> the original's line per em
         self._sample_advances: dict[tuple, list] = {}  # (family, bold, italic, px, kana) -> _sample_advances
         self._east_asian: dict[str, str] = {}
         self.substitutions: dict[str, str] = {}  # document font -> the family used instead
@@ -127,7 +134,10 @@ class FontBook:
                 log.info("font %r is not installed; using %r", name, found)
             factors = WIDTH_FACTORS.get((key, found))
             if factors:  # the stand-in with the original's widths, where they are known
-                found = build_family(key.title(), found, factors) or found
+                built = build_family(key.title(), found, factors)
+                if built and key in LINE_FACTORS:  # (a copy of its own: the original's heights too)
+                    self._line_override[built] = LINE_FACTORS[key]
+                found = built or found
         found = self._resolved[key] = self._outline_font(found)
         return found
 
@@ -268,7 +278,7 @@ class FontBook:
         key = (font.family(), font.bold(), font.italic())
         factor = self._line_factor.get(key)
         if factor is None:
-            factor = _hhea_factor(font)
+            factor = self._line_override.get(font.family()) or _hhea_factor(font)
             self._line_factor[key] = factor
         if factor <= 0:
             return QFontMetricsF(font).lineSpacing()

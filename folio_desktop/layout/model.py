@@ -40,6 +40,9 @@ class Line:
     start: int  # display text offsets
     end: int
     page_break_before: bool = False
+    # the part of the height that multiple line spacing adds below the text: a line at the foot of
+    # a page fits when the rest does (Word)
+    slack: float = 0.0
 
 
 class AcceptedMap:

@@ -190,8 +190,9 @@ class ParagraphMeasurer(DisplayText):
                         # handout's 179.5 pt logo line is 185 pt at 1.15 lines, not 213)
                         picture = max(pictures)
                         height = picture + natural * 0.2
+                slack = height - natural if not picture and not grid and para.line_rule == "auto" else 0.0
                 lines.append(Line(y, height, line.ascent(), start, end,
-                                  page_break_before=bool(lines) and start in break_starts))
+                                  page_break_before=bool(lines) and start in break_starts, slack=max(slack, 0.0)))
                 qt_height = line.height()
                 if picture:  # the picture's top is the line's top
                     line.setPosition(QPointF(offset, y + picture - line.ascent()))

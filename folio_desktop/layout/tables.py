@@ -17,7 +17,7 @@ from ..docx.reading.accepted import table_deleted
 from . import floating, footnotes
 from .borders import NO_PADS, TableBorders, cell_pads
 from .borders import piece as frame_piece
-from .display_text import ACCEPTED_VIEWS
+from .display_text import ACCEPTED_VIEWS, EAST_ASIAN
 from .model import TWIP, Fragment, MeasuredParagraph
 
 _W = "{" + W_NS + "}"
@@ -44,12 +44,15 @@ def place_table(pg, tbl):
         grid = [width / max(cols, 1)] * max(cols, 1)
     scale = min(1.0, width * 1.2 / sum(grid)) if sum(grid) > width * 1.2 else 1.0
     grid = [g * scale for g in grid]
+    if tblpr is None or tblpr.find(f"{_W}tblLayout[@{_W}type='fixed']") is None:
+        grid = _autofit(pg, rows, grid, style)
     indent = 0.0
     if tblpr is not None:
         ind = tblpr.find(_W + "tblInd")
         if ind is not None and _number(ind.get(_W + "w")) is not None:
             indent = _number(ind.get(_W + "w")) * TWIP
-    borders = TableBorders(pg.formatter, tbl, [tr for tr in rows if not _row_hidden(pg, tr)], grid)
+    shown = [tr for tr in rows if not _row_hidden(pg, tr)]
+    borders = TableBorders(pg.formatter, tbl, shown, grid)
     header_rows: list = []
     row_count = len(rows)
     for r_index, tr in enumerate(rows):
@@ -58,6 +61,7 @@ def place_table(pg, tbl):
             continue
         measured_row = _measure_row(pg, tr, r_index, row_count, grid, style)
         borders.attach(measured_row, tr)
+        _border_room(measured_row, tr is shown[-1])
         if trpr is not None and on_off(trpr.find(_W + "tblHeader")) and r_index == len(header_rows):
             header_rows.append(measured_row)
         height = measured_row["height"]
@@ -121,7 +125,7 @@ def _emit_split_row(pg, row: dict, header_rows, indent: float, borders: bool):
         remaining = False
         for cell, queue in zip(row["cells"], progress, strict=True):
             margins = cell["margins"]
-            y = y0 + margins["top"]
+            y = y0 + margins["top"] + row.get("border_top", 0.0)
             limit = y0 + room - margins["bottom"]
             rest = []
             after = None
@@ -206,7 +210,9 @@ def _measure_row(pg, tr, r_index, row_count, grid, style) -> dict:
         th = trpr.find(_W + "trHeight")
         if th is not None and _number(th.get(_W + "val")) is not None:
             value = _number(th.get(_W + "val")) * TWIP
-            height = value if th.get(_W + "hRule") == "exact" else max(height, value)
+            exact = th.get(_W + "hRule") == "exact"
+            height = value if exact else max(height, value)
+            return {"cells": cells, "height": max(height, 4.0), "exact": exact}
     return {"cells": cells, "height": max(height, 4.0)}
 
 
@@ -216,7 +222,7 @@ def _emit_row(pg, row: dict, indent: float, borders: bool, origin: tuple[float, 
     x0, y0 = origin if origin is not None else (pg._column.x + indent, pg._y)
     page = pg._page
     for cell in row["cells"]:
-        y = y0 + cell["margins"]["top"]
+        y = y0 + cell["margins"]["top"] + row.get("border_top", 0.0)
         # a vertically merged cell spans rows not measured yet: it stays at the top
         spare = max(row["height"] - cell["content"], 0.0) if not cell["vmerge"] else 0.0
         y += {"center": spare / 2, "bottom": spare}.get(cell["valign"], 0.0)  # w:vAlign
@@ -279,7 +285,24 @@ def _measure_nested(pg, tbl, width: float) -> _NestedTable:
     borders = TableBorders(pg.formatter, tbl, rows, grid)
     for row, tr in zip(measured, rows, strict=True):
         borders.attach(row, tr)
+        _border_room(row, tr is rows[-1])
     return _NestedTable(measured, borders)
+
+
+def _border_room(row: dict, last: bool) -> None:
+    """A row is as tall as its text and its top border (the last row its bottom border too), and its
+    text starts below that border: Word's rows of a Table Grid at 0.5 pt borders stand 0.5 pt further
+    apart than their lines (word-pdf/docxide-case06: Aptos 12 pt rows 15.15 pt apart, lines 14.65). A row of
+    exact height keeps it."""
+    edges = row.get("edges")
+    if edges is None or row.get("exact"):
+        return
+    top = max((border.width for _a, _b, border in edges.top), default=0.0)
+    bottom = max((border.width for _a, _b, border in edges.bottom), default=0.0) if last else 0.0
+    row["border_top"] = top
+    row["height"] += top + bottom
+    for cell in row["cells"]:
+        cell["content"] += top + bottom
 
 
 def _emit_nested(pg, table: _NestedTable, x: float, y: float, first: int, last: int) -> None:
@@ -331,6 +354,79 @@ def _margins(el, base: dict) -> dict:
                 out[side] = value * TWIP
                 break
     return out
+
+
+def _autofit(pg, rows, grid: list[float], style) -> list[float]:
+    """An autofit table's columns (Word's default layout) as Word widens them: a column whose
+    cells hold a word longer than the column is wide (a path, a long number) gets the width of that
+    word, taken from the other columns' room to spare; the table keeps its width where they have
+    it. Grid columns are unchanged when every word fits (the common case: nothing is measured
+    twice, the cells' measurements are the ones the rows reuse)."""
+    from ..docx.model.tables import row_cells
+
+    cells = []  # (column, the cell's margins left + right, its paragraphs measured at its width)
+    forced = False
+    for tr in rows:
+        if _row_hidden(pg, tr):
+            continue
+        table_margins = _margins(tr.getparent().find(f"{_W}tblPr/{_W}tblCellMar"), _DEFAULT_MARGINS)
+        for tc, col, span, vmerge in row_cells(tr):
+            if span != 1 or vmerge == "continue" or col >= len(grid):
+                continue
+            margins = _margins(tc.find(f"{_W}tcPr/{_W}tcMar"), table_margins)
+            sides = margins["left"] + margins["right"]
+            paras = [pg.measure(p, max(grid[col] - sides, 10.0), style) for p in _cell_blocks(tc) if p.tag == T_P]
+            forced = forced or any(_breaks_a_word(m) for m in paras)
+            cells.append((col, sides, paras))
+    if not forced:
+        return grid
+    need = [0.0] * len(grid)  # each column's longest word, with its margins
+    for col, sides, paras in cells:
+        for m in paras:
+            need[col] = max(need[col], _longest_word(m) + sides)
+    wider = [max(g, n) for g, n in zip(grid, need, strict=True)]
+    excess = sum(wider) - sum(grid)
+    spare = [max(g - n, 0.0) for g, n in zip(grid, need, strict=True)]
+    if excess <= 0.01 or sum(spare) <= 0:
+        return wider
+    share = min(excess / sum(spare), 1.0)
+    return [w - s * share if w == g else w for w, g, s in zip(wider, grid, spare, strict=True)]
+
+
+def _breaks_a_word(m: MeasuredParagraph) -> bool:
+    """Whether a line of m ends inside a word (Qt broke a word longer than the line, or after a
+    slash with no space before it): Word would widen an autofit column instead."""
+    text = m.text
+    return any(0 < line.end < len(text) and not _breakable(text[line.end - 1]) and not _breakable(text[line.end])
+               and text[line.end - 1] != "-" for line in m.lines[:-1])
+
+
+def _breakable(ch: str) -> bool:
+    """A space, or East Asian text (a line may break between any two of its characters)."""
+    return ch.isspace() or bool(EAST_ASIAN.match(ch))
+
+
+def _longest_word(m: MeasuredParagraph) -> float:
+    """The width of m's widest run of characters without a space, as it is set (its formats)."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    layout = QTextLayout(m.layout.text(), m.layout.font())
+    layout.setFormats(m.layout.formats())
+    option = QTextOption(m.layout.textOption())
+    option.setWrapMode(QTextOption.NoWrap)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    line = layout.createLine()
+    layout.endLayout()
+    if not line.isValid():
+        return 0.0
+    text, widest, start = m.layout.text(), 0.0, 0
+    for end in range(len(text) + 1):
+        if end == len(text) or _breakable(text[end]):
+            if end > start:
+                widest = max(widest, line.cursorToX(end)[0] - line.cursorToX(start)[0])
+            start = end + 1
+    return widest
 
 
 def _number(raw: str | None) -> float | None:
