@@ -143,3 +143,22 @@ def test_a_line_at_the_foot_fits_when_its_text_does(qapp, tmp_path):
     docx = WORD_PDF / "docxide-case22.docx"
     tops, _pages = our_pdf(docx, tmp_path / "ours.pdf")
     assert page_starts(read_pdf(docx.with_suffix(".pdf")), read_pdf(tmp_path / "ours.pdf"), tops) == 2
+
+
+@pytest.mark.parametrize("mode", ["14", "15"])
+def test_the_first_paragraph_of_a_new_section_page_keeps_its_space_before_less_the_space_after(qapp, mode):
+    """A heading with 24 pt before opens the page a section break starts; the section before ended
+    with a paragraph of 10 pt after. Word's PDFs of docxide-case25 and -26 (Word 2013's mode) and
+    -28 (Word 2010's) set such headings 14 pt below the top margin, 10 pt higher than the 24 pt
+    above the same heading on page 1."""
+    section_end = ('<w:p><w:pPr><w:spacing w:after="200"/><w:sectPr><w:pgSz w:w="12240" w:h="15840"/>'
+                   '<w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/></w:sectPr></w:pPr></w:p>')
+    heading = '<w:p><w:pPr><w:spacing w:before="480" w:after="0"/></w:pPr><w:r><w:t>{}</w:t></w:r></w:p>'
+    settings = ('<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word"'
+                f' w:val="{mode}"/></w:compat>')
+    rev = DocxReviewer.from_bytes(build_docx(heading.format("One") + para("Text.") + section_end + heading.format("Two"),
+                                             styles=styles("Calibri", 22), settings=settings))
+    layout = layout_document(rev.document)
+    one, two = (page.body_fragments()[0] for page in layout.pages)
+    assert one.top * PT == pytest.approx(72 + 24, abs=0.01)
+    assert two.top * PT == pytest.approx(72 + 14, abs=0.01)
