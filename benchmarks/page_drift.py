@@ -1,7 +1,7 @@
 """Why our pages drift from Word's: the first page whose start differs, and the paragraph before it
 whose height differs most from the height it takes in Word's PDF.
 
-Each body paragraph our layout placed on the page before the first differing start is found in our
+Each body paragraph (and table row, by its first cell) our layout placed on the page before the first differing start is found in our
 PDF (our PDF is drawn at the layout's scale: a fragment at y px stands at 0.75 y pt) and, through the
 two PDFs' aligned word streams, in Word's. A paragraph's height is the distance from its first line's
 top to the next paragraph's, both read from the PDFs' word boxes (its lines, spacing and what keeps them apart), so the paragraph whose two
@@ -18,6 +18,7 @@ from pdf_words import Page, body_words
 
 PX_TO_PT = 0.75
 _TC = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}tc"
+_P = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"
 
 
 def _preview(text: str, words: int = 6, chars: int = 60) -> str:
@@ -128,8 +129,15 @@ def _paragraph_heights(layout_pages, page: int, ref, cand, to_word) -> list[Para
     starts = []  # (our top pt, our word index, fragment)
     seen = set()
     for frag in sorted(layout_pages[page].body_fragments(), key=lambda f: (f.top, f.x)):
-        if frag.first_line != 0 or id(frag.para) in seen or not frag.text().strip() or _in_table(frag.para_element):
-            continue  # (cells stand side by side: a height runs from row to row, not paragraph to paragraph)
+        cell = _cell_of(frag.para_element)
+        if frag.first_line != 0 or id(frag.para) in seen or not frag.text().strip():
+            continue
+        if cell is not None:
+            # cells stand side by side: a table is measured row by row, by its first cell's first paragraph
+            row = cell.getparent()
+            if cell is not _first_cell(row) or frag.para_element is not cell.find(_P) or id(row) in seen:
+                continue
+            seen.add(id(row))
         seen.add(id(frag.para))
         y = frag.top * PX_TO_PT
         line = next(((top, ln) for top, ln in lines_by_top
@@ -149,10 +157,15 @@ def _paragraph_heights(layout_pages, page: int, ref, cand, to_word) -> list[Para
     return out
 
 
-def _in_table(p) -> bool:
+def _cell_of(p):
+    """The w:tc a paragraph stands in (None: body text)."""
     parent = p.getparent() if p is not None else None
     while parent is not None:
         if parent.tag == _TC:
-            return True
+            return parent
         parent = parent.getparent()
-    return False
+    return None
+
+
+def _first_cell(row):
+    return row.find(_TC)
