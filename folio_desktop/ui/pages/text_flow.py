@@ -228,7 +228,11 @@ class TextFlow:
             for k in range(frag.first_line, frag.last_line + 1):
                 top = frag.y + para.lines[k].y
                 dy = max(top - point.y(), 0.0, point.y() - top - para.lines[k].height)
-                score = dy + dx
+                # two paragraphs share a line after a run-in heading: the one whose text is nearer wins
+                qline = para.layout.lineAt(k)
+                start = left + qline.position().x()
+                near = max(start - point.x(), 0.0, point.x() - start - qline.naturalTextWidth())
+                score = (dy + dx, near)
                 if best is None or score < best[0]:
                     best = (score, index, frag, k)
         if best is None:
@@ -253,7 +257,9 @@ class TextFlow:
                 cursor = min(max(x_cursor(qline, local), line.start), line.end)
                 if cursor > line.start and cursor_x(qline, cursor) > local:
                     cursor -= 1  # xToCursor rounds to the nearest edge; take the char it lies in
-                return TextPos(index, cursor) if cursor < line.end else None
+                if cursor < line.end:
+                    return TextPos(index, cursor)
+                break  # past this line's text: the text run on after a run-in heading may be there
         return None
 
     @staticmethod
