@@ -474,7 +474,8 @@ class Paginator:
                 # when keepLines (or widow control leaves no 2 + 1 split), else its first two
                 whole = para.keep_lines or (para.widow_control and len(para.lines) <= 3)
                 head = para.lines if whole else para.lines[:2]
-                height += gap + sum(line.height for line in head) - shared
+                # (the last line fits when its text does: the spacing below it may run past the foot)
+                height += gap + sum(line.height for line in head) - shared - head[-1].slack
         return height
 
     def _place_paragraph(self, element, para: MeasuredParagraph, story="main", block_id=None,

@@ -162,3 +162,17 @@ def test_the_first_paragraph_of_a_new_section_page_keeps_its_space_before_less_t
     one, two = (page.body_fragments()[0] for page in layout.pages)
     assert one.top * PT == pytest.approx(72 + 24, abs=0.01)
     assert two.top * PT == pytest.approx(72 + 14, abs=0.01)
+
+
+def test_a_heading_kept_with_its_text_stays_when_the_texts_lines_fit(qapp):
+    """39 one-line paragraphs of Calibri 11 pt at 1.15 lines (15.44 pt each, 2.01 pt of it below
+    the text) leave 648 - 39 x 15.44 = 45.7 pt; a heading kept with the next paragraph needs its own
+    line and that paragraph's first two: 46.3 pt, or 44.3 pt counting the last line to its text.
+    Word keeps the heading on the page: its PDF of docxide-case04 ends page 1 with the heading
+    "Quality Metrics" and two lines of its paragraph, the second's text ending at 719.5 pt."""
+    heading = '<w:p><w:pPr><w:keepNext/></w:pPr><w:r><w:t>Quality Metrics</w:t></w:r></w:p>'
+    body = "".join(para(f"Line {n}") for n in range(1, 40)) + heading + para(LONG)
+    layout = lay_out(body, styles("Calibri", 22))
+    last = layout.pages[0].body_fragments()[-1]
+    assert layout.pages[0].body_fragments()[-2].text() == "Quality Metrics"
+    assert last.text().startswith("clause0") and last.last_line - last.first_line + 1 == 2
