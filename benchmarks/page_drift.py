@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from pdf_words import Page, body_words
 
+from folio_desktop.docx.package.ooxml import ancestor
+
 PX_TO_PT = 0.75
 _TC = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}tc"
 _P = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}p"
@@ -159,12 +161,7 @@ def _paragraph_heights(layout_pages, page: int, ref, cand, to_word) -> list[Para
 
 def _cell_of(p):
     """The w:tc a paragraph stands in (None: body text)."""
-    parent = p.getparent() if p is not None else None
-    while parent is not None:
-        if parent.tag == _TC:
-            return parent
-        parent = parent.getparent()
-    return None
+    return ancestor(p, _TC) if p is not None else None
 
 
 def _first_cell(row):

@@ -330,6 +330,7 @@ class Page:
 def _box_items(page: Page, frags: list[Fragment], include_headers: bool) -> list[tuple]:
     """(rank, top, x, text) of the text in the page's drawings, and of the text boxes in its
     paragraphs that no drawing lays out, read at the paragraph's first line."""
+    from ..docx.package.ooxml import ancestor
     from ..docx.reading.inline import text_boxes
 
     items = []
@@ -346,21 +347,11 @@ def _box_items(page: Page, frags: list[Fragment], include_headers: bool) -> list
         if frag.first_line != 0 or frag.para_element is None:
             continue
         for content in text_boxes(frag.para_element):
-            paragraphs = [p for p in content.iter(_P) if not _in_fallback(p, content)]
+            paragraphs = [p for p in content.iter(_P) if ancestor(p, _FALLBACK, content) is None]
             if paragraphs and not any(p in drawn for p in paragraphs):
                 words = "\n".join("".join(t.text or "" for t in p.iter(_T)) for p in paragraphs)
                 items.append((_story_rank(frag.story), frag.top, frag.x - 0.5, words))
     return items
-
-
-def _in_fallback(el, top) -> bool:
-    """Whether el lies in an mc:Fallback (a copy of the choice beside it) below top."""
-    parent = el.getparent()
-    while parent is not None and parent is not top:
-        if parent.tag == _FALLBACK:
-            return True
-        parent = parent.getparent()
-    return False
 
 
 def _story_rank(story: str) -> int:

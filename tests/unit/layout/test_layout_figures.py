@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from docbuilder import build_docx, p
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QImage, QPainter
+from test_layout_floating import _is, _png, render
 
 from folio_desktop.docx import DocxReviewer
 from folio_desktop.layout import layout_document
@@ -31,18 +31,6 @@ STYLES = ('<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAn
           '<w:next w:val="Normal"/><w:pPr><w:spacing w:after="200" w:line="240" w:lineRule="auto"/></w:pPr>'
           '<w:rPr><w:i/><w:iCs/><w:sz w:val="18"/><w:szCs w:val="18"/></w:rPr></w:style>')
 EMF = b"\x01\x00\x00\x00" + b"\x00" * 36 + b" EMF" + b"\x00" * 60  # a header Qt cannot decode
-
-
-def _png(color: str) -> bytes:
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-
-    image = QImage(20, 10, QImage.Format_RGB32)
-    image.fill(QColor(color))
-    buffer = QBuffer()
-    buffer.setData(QByteArray())
-    buffer.open(QIODevice.WriteOnly)
-    image.save(buffer, "PNG")
-    return bytes(buffer.data())
 
 
 def lay_out(body: str, media=None):
@@ -121,25 +109,6 @@ def picture_fragment(layout):
 def x_of(frag, offset: int) -> float:
     line = frag.para.layout.lineForTextPosition(offset)
     return frag.x + frag.para.x + line.cursorToX(offset)[0]
-
-
-def render(page) -> QImage:
-    from folio_desktop.ui.pages.marks import ReviewIndex
-    from folio_desktop.ui.pages.painter import paint_page
-
-    image = QImage(int(page.width), int(page.height), QImage.Format_RGB32)
-    image.fill(QColor("#ffffff"))
-    painter = QPainter(image)
-    paint_page(painter, page, QRectF(0, 0, page.width, page.height), 1.0,
-               ReviewIndex(None, "none", interactive=False), shadow=False)
-    painter.end()
-    return image
-
-
-def _is(image: QImage, x: float, y: float, color: str, tolerance: int = 40) -> bool:
-    got, want = image.pixelColor(int(x), int(y)), QColor(color)
-    return all(abs(a - b) <= tolerance for a, b in ((got.red(), want.red()), (got.green(), want.green()),
-                                                    (got.blue(), want.blue())))
 
 
 # -- a figure and its caption at a page's foot ---------------------------------------------------------
