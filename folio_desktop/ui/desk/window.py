@@ -139,6 +139,7 @@ class ReviewWindow(QMainWindow):
         self.tabifyDockWidget(self.changes_dock, self.comments_dock)
         self.tabifyDockWidget(self.comments_dock, self.checks_dock)
         self.changes_dock.raise_()
+        self.checks_dock.visibilityChanged.connect(self.checks.brought_to_front)
         self.resizeDocks([self.outline_dock, self.dock], [SIDE_WIDTHS[Qt.LeftDockWidgetArea],
                                                           SIDE_WIDTHS[Qt.RightDockWidgetArea]], Qt.Horizontal)
         self.resizeDocks([self.outline_dock, self.changes_dock], [300, 500], Qt.Vertical)

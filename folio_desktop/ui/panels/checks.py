@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ..wording import counted
@@ -85,7 +85,7 @@ class ChecksPanel(QWidget):
         session itself)."""
         if self.reviewer is None:
             return
-        if not self.isVisible():
+        if not self.in_sight():
             self.stale = True
             return
         self.stale = False
@@ -98,8 +98,22 @@ class ChecksPanel(QWidget):
             self._rebuild()
         self.run_ms, self.show_ms = (ran - started) * 1000, (time.perf_counter() - ran) * 1000
 
+    def in_sight(self) -> bool:
+        """Shown and not behind another tab: a dock tabbed behind another stays "visible" to Qt, only
+        covered (its visible region is empty)."""
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        if self.stale:
+            self.refresh()
+
+    def brought_to_front(self, visible: bool) -> None:
+        """Its dock's tab came to the front (QDockWidget.visibilityChanged): check now if an edit waits."""
+        if visible and self.stale:  # (once the tab switch has settled: the region is the new one then)
+            QTimer.singleShot(0, self._refresh_if_stale)
+
+    def _refresh_if_stale(self) -> None:
         if self.stale:
             self.refresh()
 

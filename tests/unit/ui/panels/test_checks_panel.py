@@ -11,7 +11,7 @@ from conftest import CORPUS
 from key_helpers import press
 from planted_contract import PLACEHOLDER_BLOCK, PLACEHOLDER_TEXT, TERM_BLOCK, planted_contract
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabBar
 from typing_helpers import click_at, desk
 
 ILPA = CORPUS / "contract_ilpa_model_lpa_whole_of_fund_75p.docx"
@@ -21,8 +21,17 @@ def planted_window(qtbot, tmp_path):
     source = tmp_path / "planted.docx"
     source.write_bytes(planted_contract())
     window = desk(qtbot, tmp_path, source)
+    bring_checks_to_front(qtbot, window)
     qtbot.waitUntil(lambda: window.checks.tree.topLevelItemCount() > 0, timeout=5_000)
     return window
+
+
+def bring_checks_to_front(qtbot, window) -> None:
+    """A real click on the Checks tab of the docks tabbed with Changes and Comments."""
+    bar = next(b for b in window.findChildren(QTabBar) if "Checks" in [b.tabText(i) for i in range(b.count())])
+    index = [bar.tabText(i) for i in range(bar.count())].index("Checks")
+    qtbot.mouseClick(bar, Qt.LeftButton, Qt.NoModifier, bar.tabRect(index).center())
+    qtbot.waitUntil(window.checks.in_sight, timeout=2_000)
 
 
 def row_cells(row) -> tuple[str, str, str]:
@@ -84,6 +93,7 @@ def test_typing_a_fix_in_the_pages_clears_the_finding_after_the_rerun(qtbot, tmp
 def test_the_rerun_after_a_typed_edit_on_the_ilpa_is_measured_and_the_panel_adds_little(qtbot, tmp_path):
     window = desk(qtbot, tmp_path, ILPA)
     panel = window.checks
+    bring_checks_to_front(qtbot, window)
     qtbot.waitUntil(lambda: panel.tree.topLevelItemCount() > 0, timeout=20_000)
     total = len(panel.findings)
     body = [b for b in window.reviewer.snapshot().blocks if b.table is None and len(b.text) > 200]
@@ -117,6 +127,31 @@ def test_out_of_sight_the_checks_wait_for_the_panel_to_show(qtbot, tmp_path):
     qtbot.waitUntil(lambda: panel.stale, timeout=10_000)  # the panels caught up: the checks only noted it
     assert runs == [] and "Blanks and placeholders (1)" in panel.group_titles()
     window.checks_dock.show()
+    bring_checks_to_front(qtbot, window)
+    qtbot.waitUntil(lambda: "Blanks and placeholders (1)" not in panel.group_titles(), timeout=5_000)
+    assert runs == [1] and not panel.stale
+
+
+def test_behind_another_tab_the_checks_wait_for_their_tab(qtbot, tmp_path):
+    """Tabbed behind the changes (as the window opens), the panel is open but out of sight: an edit only
+    notes that the checks must run again (on a 500-page contract they take seconds of the typing's pause);
+    a click on its tab runs them."""
+    window = planted_window(qtbot, tmp_path)
+    view, panel = window.view, window.checks
+    bar = next(b for b in window.findChildren(QTabBar) if "Changes" in [b.tabText(i) for i in range(b.count())])
+    qtbot.mouseClick(bar, Qt.LeftButton, Qt.NoModifier, bar.tabRect(0).center())
+    qtbot.waitUntil(lambda: not panel.in_sight(), timeout=2_000)
+    assert panel.isVisible()  # Qt still calls a dock behind a tab visible
+    runs = []
+    real = panel.session.run
+    panel.session.run = lambda reviewer: runs.append(1) or real(reviewer)
+    click_at(qtbot, view, PLACEHOLDER_BLOCK, len(PLACEHOLDER_TEXT) - 1)
+    for _ in "[DATE]":
+        qtbot.keyClick(view, Qt.Key_Backspace)
+    qtbot.keyClicks(view, "1 May 2026")
+    qtbot.waitUntil(lambda: panel.stale, timeout=10_000)
+    assert runs == []
+    bring_checks_to_front(qtbot, window)
     qtbot.waitUntil(lambda: "Blanks and placeholders (1)" not in panel.group_titles(), timeout=5_000)
     assert runs == [1] and not panel.stale
 
