@@ -52,8 +52,8 @@ SUBSTITUTES = {
     "symbol": "DejaVu Sans",
     "wingdings": "DejaVu Sans",
 }
-# Stand-ins whose letters are not as wide as the font they replace. Caladea shares Cambria's
-# heights but not its widths (e 441 against 488 per 1000 em, the figure 1 362 against 554), and
+# Stand-ins whose letters are not as wide as the font they replace. Caladea has neither Cambria's
+# widths (e 441 against 488 per 1000 em, the figure 1 362 against 554) nor its line (LINE_FACTORS), and
 # Aptos, Word's newer default, has no free clone: without a correction Cambria text breaks its
 # lines about a word early (line-end F1 0.6 against Word). metric_shims.py gives the stand-in the
 # original's widths for every character Word's PDFs show (word_widths.py); the factors here, how

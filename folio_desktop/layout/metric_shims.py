@@ -1,7 +1,7 @@
 """Stand-in fonts given the advance widths of the font they stand in for.
 
-Caladea shares Cambria's heights but not its widths, and Aptos (Word's newer default) has no free
-clone at all; scaling their text by one factor leaves individual words a few points off, enough to
+Caladea has neither Cambria's widths nor its line height (fonts.LINE_FACTORS), and Aptos (Word's
+newer default) has no free clone at all; scaling their text by one factor leaves individual words a few points off, enough to
 move a line break. Word's own PDFs give the original's advance width for every character they
 print (word_widths.py). For such a font we build a copy of the installed stand-in whose horizontal
 metrics are the original's: the characters Word's PDFs show get the original's width exactly, the
