@@ -53,8 +53,9 @@ def cambria_stand_in(book) -> bool:
 
 def test_cambria_set_in_caladea_gets_cambrias_widths(qapp):
     """Caladea has narrower letters than Cambria (and a shorter line: fonts.LINE_FACTORS). The
-    stand-in is a copy of Caladea with the advance widths Word's PDFs give for Cambria (e 488, the figure 1 554 per 1000 em, where
-    Caladea has 441 and 362); characters those PDFs never show are scaled by the family's factor.
+    stand-in is a copy of Caladea with the advance widths Word's PDFs give for Cambria (e 488, the
+    figure 1 554 per 1000 em, where Caladea has 441 and 362); characters those PDFs never show are
+    scaled by the family's factor.
     Metric-compatible stand-ins (Carlito for Calibri) are left as they are."""
     from PySide6.QtGui import QFontMetricsF
 
