@@ -177,6 +177,18 @@ def live_paragraphs(reviewer) -> int:
     return count
 
 
+def _differences(before, after) -> str:
+    """The paragraphs and tracked changes that differ between two body() states, for a failure message."""
+    lines = [f"  paragraph {i}: {a!r} -> {b!r}" for i, (a, b) in enumerate(zip(before[0], after[0])) if a != b]
+    if len(before[0]) != len(after[0]):
+        lines.append(f"  {len(before[0])} paragraphs -> {len(after[0])}")
+    gone = [c for c in before[1] if c not in after[1]]
+    came = [c for c in after[1] if c not in before[1]]
+    if gone or came:
+        lines.append(f"  changes gone {gone}, changes new {came}")
+    return "\n".join(lines) or "  (nothing: the same text and changes)"
+
+
 def comments_of(reviewer) -> list[tuple]:
     """Every comment and reply in the comments part (get_comments leaves out some, e.g. on struck text)."""
     return [(c.id, c.text, c.done) for c in reviewer.all_comments()]
@@ -359,7 +371,8 @@ class Fuzz:
             self.comments += 1
             return
         if focus is window.comments.tree and key == Qt.Key_Delete and "&Delete comment" in commands:
-            self.check(after[0] == before[0] and after[1] == before[1], "deleting a comment changed the body")
+            self.check(after[0] == before[0] and after[1] == before[1], "deleting a comment changed the body:\n"
+                       f"{_differences(before, after)}")
             self.comments += 1  # the Comments panel's Delete key deletes the comment picked there
             return
         self.check(False, f"the document changed (actions {sorted(commands)}, keystrokes {recorder.keystrokes})")
