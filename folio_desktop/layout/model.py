@@ -14,7 +14,7 @@ from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 TWIP = 1 / 15  # px per twip at 96 dpi
 EMU = 1 / 9525  # px per EMU at 96 dpi
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_P, _T = _W + "p", _W + "t"
+_P = _W + "p"
 _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 
 
@@ -331,7 +331,11 @@ def _box_items(page: Page, frags: list[Fragment], include_headers: bool) -> list
     """(rank, top, x, text) of the text in the page's drawings, and of the text boxes in its
     paragraphs that no drawing lays out, read at the paragraph's first line."""
     from ..docx.package.ooxml import ancestor
-    from ..docx.reading.inline import text_boxes
+    from ..docx.reading.inline import TAB, TEXT, StoryState, pieces, text_boxes
+
+    def accepted(p) -> str:  # the paragraph as the reader reads it: no hidden or deleted text
+        return "".join(pc.text for pc in pieces(p, StoryState()) if pc.kind in (TEXT, TAB) and not pc.hidden
+                       and pc.dele is None)
 
     items = []
     drawn = set()
@@ -349,7 +353,7 @@ def _box_items(page: Page, frags: list[Fragment], include_headers: bool) -> list
         for content in text_boxes(frag.para_element):
             paragraphs = [p for p in content.iter(_P) if ancestor(p, _FALLBACK, content) is None]
             if paragraphs and not any(p in drawn for p in paragraphs):
-                words = "\n".join("".join(t.text or "" for t in p.iter(_T)) for p in paragraphs)
+                words = "\n".join(accepted(p) for p in paragraphs)
                 items.append((_story_rank(frag.story), frag.top, frag.x - 0.5, words))
     return items
 
